@@ -1,0 +1,37 @@
+# kun_add_test(NAME LABEL label SOURCES ... LIBS ...)
+# One test executable per area; its gtest cases are registered with ctest under LABEL.
+include(GoogleTest)
+function(kun_add_test name)
+  cmake_parse_arguments(T "" "LABEL" "SOURCES;LIBS" ${ARGN})
+  add_executable(${name} ${T_SOURCES})
+  target_link_libraries(${name} PRIVATE ${T_LIBS} rapidcheck rapidcheck_gtest GTest::gtest GTest::gmock GTest::gtest_main)
+  gtest_discover_tests(${name} PROPERTIES LABELS ${T_LABEL} DISCOVERY_TIMEOUT 60)
+endfunction()
+
+# Adds every .cpp of the calling folder to TARGET (each folder owns its list).
+function(kun_sources target)
+  file(GLOB _srcs CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cpp)
+  target_sources(${target} PRIVATE ${_srcs})
+endfunction()
+
+# kun_area_tests(LABEL LIBS...): one executable `<label>_<folder>` from every .cpp in the
+# calling folder, its cases registered under LABEL. Does nothing while the folder is empty.
+function(kun_area_tests label)
+  file(GLOB _srcs CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cpp)
+  if(NOT _srcs)
+    return()
+  endif()
+  get_filename_component(_area ${CMAKE_CURRENT_SOURCE_DIR} NAME)
+  kun_add_test(${label}_${_area} LABEL ${label} SOURCES ${_srcs} LIBS ${ARGN})
+endfunction()
+
+# Adds every subfolder that has a CMakeLists.txt.
+function(kun_subdirs)
+  file(GLOB _children RELATIVE ${CMAKE_CURRENT_SOURCE_DIR} ${CMAKE_CURRENT_SOURCE_DIR}/*)
+  list(SORT _children)
+  foreach(_c ${_children})
+    if(IS_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/${_c} AND EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/${_c}/CMakeLists.txt)
+      add_subdirectory(${_c})
+    endif()
+  endforeach()
+endfunction()

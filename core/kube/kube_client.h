@@ -1,0 +1,88 @@
+#pragma once
+// The KubeClient seam: the operator's only way to the API server. Implemented by the HTTP
+// client (real clusters) and by the fake store (simulation). Synchronous calls returning
+// error values; watches deliver events through callbacks.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/api/object.h"
+#include "core/kube/resource.h"
+#include "core/runtime/result.h"
+
+namespace kun {
+
+struct ListOptions {
+  std::string labelSelector;  // string form: "app=redis,tier in (a,b),!legacy"
+  std::string fieldSelector;  // "metadata.name=x", "involvedObject.uid=..."
+};
+
+struct ObjectList {
+  std::vector<Object> items;
+  std::string resourceVersion;  // the list's version: watch from here to see later changes
+};
+
+enum class PropagationPolicy { Background, Foreground, Orphan };
+
+struct DeleteOptions {
+  std::optional<std::string> preconditionUid;
+  std::optional<std::string> preconditionResourceVersion;
+  std::optional<PropagationPolicy> propagationPolicy;  // default: Background
+  std::optional<std::int64_t> gracePeriodSeconds;      // pods: default from the pod spec
+};
+
+enum class WatchEventType { Added, Modified, Deleted, Bookmark };
+
+struct WatchEvent {
+  WatchEventType type;
+  Object object;
+};
+
+std::string_view watchEventTypeName(WatchEventType t);  // "ADDED", ...
+
+struct WatchOptions {
+  std::string resourceVersion;  // "" or "0": start from now (no replay)
+  std::string labelSelector;
+  std::string fieldSelector;
+  bool allowBookmarks = false;
+};
+
+// A running watch. stop() (or destruction) ends delivery; no callback runs after it.
+class Watch {
+ public:
+  virtual ~Watch() = default;
+  virtual void stop() = 0;
+};
+
+using WatchHandler = std::function<void(const WatchEvent&)>;
+// Called once when the server ends the watch (Gone, timeout, dropped connection).
+using WatchClosedHandler = std::function<void(const Error&)>;
+
+class KubeClient {
+ public:
+  virtual ~KubeClient() = default;
+
+  // ns is ignored for cluster-scoped resources; "" lists across all namespaces.
+  virtual Result<Object> get(const Resource& r, std::string_view ns, std::string_view name) = 0;
+  virtual Result<ObjectList> list(const Resource& r, std::string_view ns, const ListOptions& opts = {}) = 0;
+  virtual Result<Object> create(const Resource& r, const Object& obj) = 0;
+  // Optimistic concurrency: obj's metadata.resourceVersion must be current (Conflict if not).
+  virtual Result<Object> update(const Resource& r, const Object& obj) = 0;
+  virtual Result<Object> updateStatus(const Resource& r, const Object& obj) = 0;
+  // JSON merge patch (RFC 7386).
+  virtual Result<Object> patch(const Resource& r, std::string_view ns, std::string_view name,
+                               const Object& mergePatch) = 0;
+  virtual Status remove(const Resource& r, std::string_view ns, std::string_view name,
+                        const DeleteOptions& opts = {}) = 0;
+  // Events are delivered asynchronously (through the event loop), in resourceVersion order.
+  // A resourceVersion older than the server's window fails with Gone.
+  virtual Result<std::unique_ptr<Watch>> watch(const Resource& r, std::string_view ns,
+                                               const WatchOptions& opts, WatchHandler onEvent,
+                                               WatchClosedHandler onClosed) = 0;
+};
+
+}  // namespace kun
