@@ -5,14 +5,10 @@ function(kun_add_test name)
   cmake_parse_arguments(T "" "LABEL" "SOURCES;LIBS" ${ARGN})
   add_executable(${name} ${T_SOURCES})
   target_link_libraries(${name} PRIVATE ${T_LIBS} rapidcheck rapidcheck_gtest GTest::gtest GTest::gmock GTest::gtest_main)
+  target_precompile_headers(${name} REUSE_FROM kun_pch)
   gtest_discover_tests(${name} PROPERTIES LABELS ${T_LABEL} DISCOVERY_TIMEOUT 60)
 endfunction()
 
-# Adds every .cpp of the calling folder to TARGET (each folder owns its list).
-function(kun_sources target)
-  file(GLOB _srcs CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cpp)
-  target_sources(${target} PRIVATE ${_srcs})
-endfunction()
 
 # kun_area_tests(LABEL LIBS...): one executable `<label>_<folder>` from every .cpp in the
 # calling folder, its cases registered under LABEL. Does nothing while the folder is empty.
@@ -34,4 +30,24 @@ function(kun_subdirs)
       add_subdirectory(${_c})
     endif()
   endforeach()
+endfunction()
+
+# kun_library(NAME [DEPS ...]): a static library from every .cpp in the calling folder
+# except *_main.cpp,
+# with the project root as include path. AGGREGATE names the INTERFACE library
+# (kun_core, kun_fakeapi, kun_harness) it belongs to.
+function(kun_library name)
+  cmake_parse_arguments(L "" "AGGREGATE" "DEPS" ${ARGN})
+  file(GLOB _srcs CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cpp)
+  list(FILTER _srcs EXCLUDE REGEX "_main\\.cpp$")  # programs' mains are not library code
+  if(NOT _srcs)
+    return()  # a folder whose first source is not written yet
+  endif()
+  add_library(${name} STATIC ${_srcs})
+  target_include_directories(${name} PUBLIC ${PROJECT_SOURCE_DIR})
+  target_link_libraries(${name} PUBLIC nlohmann_json::nlohmann_json fmt::fmt Threads::Threads ${L_DEPS})
+  target_precompile_headers(${name} REUSE_FROM kun_pch)
+  if(L_AGGREGATE)
+    target_link_libraries(${L_AGGREGATE} INTERFACE ${name})
+  endif()
 endfunction()

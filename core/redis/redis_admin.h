@@ -1,0 +1,53 @@
+#pragma once
+// The RedisAdmin seam: how the operator (and the checks) talk to Redis and Sentinel. One
+// call sends one command and returns the reply as RESP, exactly as hiredis would give it,
+// so every parser above this seam is the same against real and simulated nodes.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/runtime/result.h"
+
+namespace kun {
+
+struct RedisEndpoint {
+  std::string host;  // pod IP (or 127.x in local mode)
+  int port = 6379;
+  std::string toString() const { return host + ":" + std::to_string(port); }
+  bool operator==(const RedisEndpoint&) const = default;
+  auto operator<=>(const RedisEndpoint&) const = default;
+};
+
+// A RESP reply. An `Error` reply (e.g. "NOAUTH Authentication required.") is a reply, not
+// a transport failure; transport failures (refused, unreachable, timeout) are Result errors.
+struct RedisReply {
+  enum class Type { Status, Error, Integer, String, Nil, Array };
+  Type type = Type::Nil;
+  std::string str;          // Status, Error, String
+  std::int64_t integer = 0; // Integer
+  std::vector<RedisReply> elements;  // Array
+
+  static RedisReply status(std::string s) { return {Type::Status, std::move(s), 0, {}}; }
+  static RedisReply error(std::string s) { return {Type::Error, std::move(s), 0, {}}; }
+  static RedisReply integerReply(std::int64_t v) { return {Type::Integer, {}, v, {}}; }
+  static RedisReply bulk(std::string s) { return {Type::String, std::move(s), 0, {}}; }
+  static RedisReply nil() { return {}; }
+  static RedisReply array(std::vector<RedisReply> e) { return {Type::Array, {}, 0, std::move(e)}; }
+
+  bool isError() const { return type == Type::Error; }
+  bool isOk() const { return type == Type::Status && str == "OK"; }
+  // "NOAUTH", "WRONGPASS", "ERR", ... for an Error reply; "" otherwise.
+  std::string errorCode() const;
+};
+
+class RedisAdmin {
+ public:
+  virtual ~RedisAdmin() = default;
+  // Sends argv to the node at `to`, authenticating first with `password` when it is not
+  // empty (as a client connecting with AUTH would).
+  virtual Result<RedisReply> command(const RedisEndpoint& to, const std::vector<std::string>& argv,
+                                     std::string_view password = {}) = 0;
+};
+
+}  // namespace kun
