@@ -1,0 +1,169 @@
+#include "core/kube/informer.h"
+
+#include <algorithm>
+
+namespace kun {
+namespace {
+
+std::string cacheKey(std::string_view ns, std::string_view name) {
+  if (ns.empty()) return std::string(name);
+  std::string k(ns);
+  k += '/';
+  k += name;
+  return k;
+}
+
+}  // namespace
+
+Informer::Informer(KubeClient& client, EventLoop& loop, Resource resource, Options opts, Logger log)
+    : client_(client), loop_(loop), resource_(std::move(resource)), opts_(std::move(opts)),
+      log_(log.withComponent("informer")) {}
+
+Informer::~Informer() {
+  *alive_ = false;
+  stop();
+}
+
+void Informer::start() {
+  if (running_) return;
+  running_ = true;
+  listAndWatch();
+  scheduleResync();
+}
+
+void Informer::stop() {
+  running_ = false;
+  if (watch_) {
+    watch_->stop();
+    watch_.reset();
+  }
+  if (retryTimer_) loop_.cancel(retryTimer_);
+  if (resyncTimer_) loop_.cancel(resyncTimer_);
+  retryTimer_ = resyncTimer_ = 0;
+}
+
+ObjectPtr Informer::get(std::string_view ns, std::string_view name) const {
+  auto it = cache_.find(cacheKey(resource_.namespaced ? ns : std::string_view{}, name));
+  return it == cache_.end() ? nullptr : it->second;
+}
+
+std::vector<ObjectPtr> Informer::list(std::string_view ns, const LabelSelector& sel) const {
+  std::vector<ObjectPtr> out;
+  auto it = ns.empty() ? cache_.begin() : cache_.lower_bound(std::string(ns) + "/");
+  for (; it != cache_.end(); ++it) {
+    if (!ns.empty() && it->first.compare(0, ns.size() + 1, std::string(ns) + "/") != 0) break;
+    if (sel.empty() || sel.matches(*it->second)) out.push_back(it->second);
+  }
+  return out;
+}
+
+void Informer::listAndWatch() {
+  if (!running_) return;
+  ++lists_;
+  auto res = client_.list(resource_, opts_.ns, ListOptions{opts_.labelSelector, {}});
+  if (!res) {
+    log_.warn("list failed", {{"resource", resource_.groupResource()}, {"error", res.error().toString()}});
+    retryLater(true);
+    return;
+  }
+  // Fold the list into the cache, delivering what changed since the cache was last true.
+  std::map<std::string, ObjectPtr, std::less<>> fresh;
+  for (auto& item : res->items) {
+    auto obj = std::make_shared<const Object>(std::move(item));
+    fresh.emplace(cacheKey(meta::namespaceOf(*obj), meta::name(*obj)), obj);
+  }
+  auto old = std::move(cache_);
+  cache_ = fresh;
+  for (const auto& [k, obj] : old) {
+    if (!fresh.count(k)) deliver(WatchEventType::Deleted, obj, obj);
+  }
+  for (const auto& [k, obj] : fresh) {
+    auto o = old.find(k);
+    if (o == old.end()) {
+      deliver(WatchEventType::Added, obj, nullptr);
+    } else if (meta::resourceVersion(*o->second) != meta::resourceVersion(*obj)) {
+      deliver(WatchEventType::Modified, obj, o->second);
+    }
+  }
+  lastVersion_ = res->resourceVersion;
+  synced_ = true;
+  backoff_ = Duration{0};
+  startWatch();
+}
+
+void Informer::startWatch() {
+  if (!running_) return;
+  ++watches_;
+  std::weak_ptr<bool> alive = alive_;
+  WatchOptions wo{lastVersion_, opts_.labelSelector, {}, true};
+  auto w = client_.watch(
+      resource_, opts_.ns, wo,
+      [this, alive](const WatchEvent& ev) {
+        if (auto a = alive.lock(); a && *a) onEvent(ev);
+      },
+      [this, alive](const Error& err) {
+        if (auto a = alive.lock(); a && *a) onClosed(err);
+      });
+  if (!w) {
+    retryLater(w.error().reason == Reason::Gone);
+    return;
+  }
+  watch_ = std::move(w.value());
+}
+
+void Informer::onEvent(const WatchEvent& ev) {
+  if (!running_) return;
+  const std::string rv = meta::resourceVersion(ev.object);
+  if (!rv.empty()) lastVersion_ = rv;
+  if (ev.type == WatchEventType::Bookmark) return;
+  auto obj = std::make_shared<const Object>(ev.object);
+  const std::string k = cacheKey(meta::namespaceOf(*obj), meta::name(*obj));
+  auto it = cache_.find(k);
+  ObjectPtr old = it == cache_.end() ? nullptr : it->second;
+  if (ev.type == WatchEventType::Deleted) {
+    if (it != cache_.end()) cache_.erase(it);
+    deliver(WatchEventType::Deleted, obj, old);
+    return;
+  }
+  cache_[k] = obj;
+  deliver(old ? WatchEventType::Modified : WatchEventType::Added, obj, old);
+}
+
+void Informer::onClosed(const Error& err) {
+  watch_.reset();
+  if (!running_) return;
+  const bool gone = err.reason == Reason::Gone;
+  log_.debug("watch closed", {{"resource", resource_.groupResource()}, {"error", err.toString()}});
+  // A plain close resumes from the last version at once; Gone needs a fresh list.
+  if (gone) {
+    retryLater(true);
+  } else {
+    loop_.post([this, alive = std::weak_ptr<bool>(alive_)] {
+      if (auto a = alive.lock(); a && *a) startWatch();
+    });
+  }
+}
+
+void Informer::retryLater(bool relist) {
+  backoff_ = backoff_.count() == 0 ? opts_.retryMin : std::min(backoff_ * 2, opts_.retryMax);
+  retryTimer_ = loop_.runAfter(backoff_, [this, relist, alive = std::weak_ptr<bool>(alive_)] {
+    if (auto a = alive.lock(); !a || !*a) return;
+    retryTimer_ = 0;
+    if (relist) listAndWatch(); else startWatch();
+  });
+}
+
+void Informer::scheduleResync() {
+  if (opts_.resync.count() <= 0) return;
+  resyncTimer_ = loop_.runAfter(opts_.resync, [this, alive = std::weak_ptr<bool>(alive_)] {
+    if (auto a = alive.lock(); !a || !*a || !running_) return;
+    for (const auto& [k, obj] : cache_) deliver(WatchEventType::Modified, obj, obj);
+    scheduleResync();
+  });
+}
+
+void Informer::deliver(WatchEventType type, const ObjectPtr& obj, const ObjectPtr& old) {
+  for (const auto& h : handlers_) h(type, obj, old);
+}
+
+}  // namespace kun

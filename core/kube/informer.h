@@ -1,0 +1,85 @@
+#pragma once
+// An informer: a local cache of one resource kept current by list-then-watch, so the
+// reconciler reads from memory and never from the API server. On a closed watch it
+// re-watches from the last version it saw; on Gone it lists again and delivers the
+// difference as events. Handlers run on the event loop.
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/kube/kube_client.h"
+#include "core/kube/selector.h"
+#include "core/runtime/event_loop.h"
+#include "core/runtime/log.h"
+
+namespace kun {
+
+using ObjectPtr = std::shared_ptr<const Object>;
+
+class Informer {
+ public:
+  // old is null for Added; for Deleted, obj is the last state seen.
+  using Handler = std::function<void(WatchEventType type, const ObjectPtr& obj, const ObjectPtr& old)>;
+
+  struct Options {
+    std::string ns;             // "" = all namespaces
+    std::string labelSelector;  // server-side filter
+    Duration resync{0};         // > 0: re-deliver every cached object this often (as Modified)
+    Duration retryMin = milliseconds(100);   // list/watch retry backoff
+    Duration retryMax = seconds(30);
+  };
+
+  Informer(KubeClient& client, EventLoop& loop, Resource resource, Options opts, Logger log);
+  ~Informer();
+  Informer(const Informer&) = delete;
+  Informer& operator=(const Informer&) = delete;
+
+  void addHandler(Handler h) { handlers_.push_back(std::move(h)); }
+  void start();
+  void stop();
+
+  // True once the first list has filled the cache.
+  bool synced() const { return synced_; }
+  const Resource& resource() const { return resource_; }
+  // The cache; keys are "namespace/name" (or "name" for cluster-scoped resources).
+  ObjectPtr get(std::string_view ns, std::string_view name) const;
+  // Objects in ns ("" = all) matching sel, sorted by key.
+  std::vector<ObjectPtr> list(std::string_view ns, const LabelSelector& sel = {}) const;
+  std::size_t size() const { return cache_.size(); }
+  // Counters, for tests and metrics.
+  std::uint64_t lists() const { return lists_; }
+  std::uint64_t watchesStarted() const { return watches_; }
+
+ private:
+  void listAndWatch();
+  void startWatch();
+  void onEvent(const WatchEvent& ev);
+  void onClosed(const Error& err);
+  void retryLater(bool relist);
+  void scheduleResync();
+  void deliver(WatchEventType type, const ObjectPtr& obj, const ObjectPtr& old);
+
+  KubeClient& client_;
+  EventLoop& loop_;
+  Resource resource_;
+  Options opts_;
+  Logger log_;
+  std::vector<Handler> handlers_;
+  std::map<std::string, ObjectPtr, std::less<>> cache_;
+  std::unique_ptr<Watch> watch_;
+  std::string lastVersion_;
+  bool running_ = false;
+  bool synced_ = false;
+  Duration backoff_{0};
+  TimerId retryTimer_ = 0;
+  TimerId resyncTimer_ = 0;
+  std::uint64_t lists_ = 0;
+  std::uint64_t watches_ = 0;
+  // Guards callbacks that outlive this informer (a watch delivering after stop()).
+  std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+};
+
+}  // namespace kun
