@@ -1,0 +1,95 @@
+#include "core/kube/event_recorder.h"
+
+#include <fmt/format.h>
+
+#include "core/runtime/time.h"
+
+namespace kun {
+
+std::string_view eventTypeName(EventType t) {
+  return t == EventType::Warning ? "Warning" : "Normal";
+}
+
+EventRecorder::EventRecorder(KubeClient& client, EventLoop& loop, std::string component,
+                             std::string host)
+    : client_(client), loop_(loop), component_(std::move(component)), host_(std::move(host)) {}
+
+void EventRecorder::record(const Object& involved, EventType type, std::string_view reason,
+                           std::string_view message) {
+  std::string who = meta::uid(involved);
+  if (who.empty()) {
+    who = fmt::format("{}/{}/{}", involved.value("kind", ""), meta::namespaceOf(involved),
+                      meta::name(involved));
+  }
+  Key key{who, std::string(eventTypeName(type)), std::string(reason), std::string(message)};
+  const std::string now = formatRfc3339(loop_.wallMicros());
+  if (auto it = seen_.find(key); it != seen_.end()) {
+    if (bump(it->second, now)) return;
+    // The Event is gone (expired or deleted): start a fresh one.
+    seen_.erase(it);
+  }
+  if (!createNew(key, involved, type, reason, message, now)) ++dropped_;
+}
+
+bool EventRecorder::bump(Seen& seen, const std::string& now) {
+  const Object patch = {{"count", seen.count + 1}, {"lastTimestamp", now}};
+  auto res = client_.patch(res::events, seen.ns, seen.name, patch);
+  if (res.ok()) {
+    ++seen.count;
+    ++aggregated_;
+    return true;
+  }
+  if (res.is(Reason::NotFound)) return false;
+  ++dropped_;  // keep the cache entry: the next repeat tries the same Event again
+  return true;
+}
+
+bool EventRecorder::createNew(const Key& key, const Object& involved, EventType type,
+                              std::string_view reason, std::string_view message,
+                              const std::string& now) {
+  std::string ns = meta::namespaceOf(involved);
+  if (ns.empty()) ns = "default";  // cluster-scoped objects (nodes) report into default
+  // client-go names an Event <involved>.<unix nanos in hex>; the sequence keeps two events
+  // at the same virtual instant apart.
+  const std::int64_t nanos = loop_.wallMicros() * 1000 + static_cast<std::int64_t>(seq_++ % 1000);
+  Object ev = {
+      {"apiVersion", "v1"},
+      {"kind", "Event"},
+      {"metadata", {{"name", fmt::format("{}.{:x}", meta::name(involved), nanos)}, {"namespace", ns}}},
+      {"involvedObject",
+       {{"apiVersion", involved.value("apiVersion", "")},
+        {"kind", involved.value("kind", "")},
+        {"name", meta::name(involved)},
+        {"namespace", meta::namespaceOf(involved)},
+        {"uid", meta::uid(involved)},
+        {"resourceVersion", meta::resourceVersion(involved)}}},
+      {"reason", reason},
+      {"message", message},
+      {"type", eventTypeName(type)},
+      {"source", {{"component", component_}}},
+      {"reportingComponent", component_},
+      {"reportingInstance", host_},
+      {"firstTimestamp", now},
+      {"lastTimestamp", now},
+      {"count", 1},
+  };
+  if (!host_.empty()) ev["source"]["host"] = host_;
+  auto res = client_.create(res::events, ev);
+  if (!res.ok()) return false;
+  ++created_;
+  remember(key, Seen{ns, meta::name(*res), 1});
+  return true;
+}
+
+void EventRecorder::remember(const Key& key, Seen seen) {
+  seen.stamp = seq_;
+  order_.emplace_back(key, seen.stamp);
+  seen_[key] = std::move(seen);
+  while (order_.size() > kCacheSize) {
+    auto& [oldKey, stamp] = order_.front();
+    if (auto it = seen_.find(oldKey); it != seen_.end() && it->second.stamp == stamp) seen_.erase(it);
+    order_.pop_front();
+  }
+}
+
+}  // namespace kun

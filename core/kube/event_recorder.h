@@ -1,0 +1,65 @@
+#pragma once
+// Records core/v1 Events about objects, as client-go's EventRecorder does: one Event per
+// (involved object, type, reason, message, component); a repeat bumps its count and
+// lastTimestamp instead of creating another object. Best-effort: a failed write is counted
+// and dropped, never an error for the caller (events are a diagnostic, not state).
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <string>
+#include <string_view>
+#include <tuple>
+
+#include "core/api/object.h"
+#include "core/kube/kube_client.h"
+#include "core/runtime/event_loop.h"
+
+namespace kun {
+
+enum class EventType { Normal, Warning };
+std::string_view eventTypeName(EventType t);  // "Normal" / "Warning"
+
+class EventRecorder {
+ public:
+  // component is what Events show as source.component ("statefulset-controller", ...);
+  // host, when given, as source.host (the kubelet's node).
+  EventRecorder(KubeClient& client, EventLoop& loop, std::string component, std::string host = {});
+
+  void record(const Object& involved, EventType type, std::string_view reason,
+              std::string_view message);
+
+  std::uint64_t created() const { return created_; }
+  std::uint64_t aggregated() const { return aggregated_; }
+  std::uint64_t dropped() const { return dropped_; }
+
+  // How many distinct events are remembered for aggregation (client-go keeps 4096).
+  static constexpr std::size_t kCacheSize = 4096;
+
+ private:
+  // involved uid (or kind/ns/name when it has none), type, reason, message.
+  using Key = std::tuple<std::string, std::string, std::string, std::string>;
+  struct Seen {
+    std::string ns;
+    std::string name;
+    std::int64_t count = 0;
+    std::uint64_t stamp = 0;  // which order_ entry is this one's
+  };
+
+  bool bump(Seen& seen, const std::string& now);
+  bool createNew(const Key& key, const Object& involved, EventType type, std::string_view reason,
+                 std::string_view message, const std::string& now);
+  void remember(const Key& key, Seen seen);
+
+  KubeClient& client_;
+  EventLoop& loop_;
+  std::string component_;
+  std::string host_;
+  std::map<Key, Seen> seen_;
+  std::deque<std::pair<Key, std::uint64_t>> order_;  // insertion order, to forget the oldest
+  std::uint64_t seq_ = 0;
+  std::uint64_t created_ = 0;
+  std::uint64_t aggregated_ = 0;
+  std::uint64_t dropped_ = 0;
+};
+
+}  // namespace kun
