@@ -1,0 +1,133 @@
+#pragma once
+// The RedisCluster custom resource (redis.kun/v1beta1), wire-compatible with the KUN Redis
+// operator (github.com/ucloud/redis-operator): same field names, same JSON spellings
+// (including `toleRations` in the spec and `tolerations` in the sentinel section), same
+// meaning of zero values (Go's omitempty: "" / 0 / false mean "not set").
+//
+// Each struct carries `original`, the JSON object it was parsed from. Serializing starts
+// from it and overlays the typed fields, so fields this operator does not model — newer
+// KUN fields, another tool's extensions — survive parse -> modify -> serialize.
+// Kubernetes structures the operator passes through to pods untouched (resources,
+// affinity, securityContext, tolerations, volume sources, pull secrets) stay JSON.
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/api/object.h"
+#include "core/runtime/result.h"
+
+namespace kun::api {
+
+inline constexpr std::string_view kGroup = "redis.kun";
+inline constexpr std::string_view kVersion = "v1beta1";
+inline constexpr std::string_view kApiVersion = "redis.kun/v1beta1";
+inline constexpr std::string_view kKind = "RedisCluster";
+inline constexpr std::string_view kListKind = "RedisClusterList";
+inline constexpr std::string_view kPlural = "redisclusters";
+inline constexpr std::string_view kSingular = "rediscluster";
+// metadata.annotations key that marks a cluster for the cluster-scoped operator.
+inline constexpr std::string_view kScopeAnnotation = "redis.kun/scope";
+inline constexpr std::string_view kScopeClusterScoped = "cluster-scoped";
+
+struct RedisExporter {
+  bool enabled = false;
+  std::string image;
+  std::string imagePullPolicy;
+  Object original;
+};
+
+struct RedisStorage {
+  bool keepAfterDeletion = false;
+  Object emptyDir;               // core/v1 EmptyDirVolumeSource; null when not set
+  Object persistentVolumeClaim;  // core/v1 PersistentVolumeClaim (template); null when not set
+  Object original;
+};
+
+struct SentinelSettings {
+  std::string image;
+  std::string imagePullPolicy;
+  Object imagePullSecrets;  // [{name}], null when not set
+  std::int32_t replicas = 0;
+  Object resources;         // core/v1 ResourceRequirements, null when not set
+  // "option value" lines applied with SENTINEL SET <master> option value.
+  std::vector<std::string> customConfig;
+  std::vector<std::string> command;
+  Object affinity;          // core/v1 Affinity
+  Object securityContext;   // core/v1 PodSecurityContext
+  Object tolerations;       // [core/v1 Toleration]; JSON key "tolerations" here
+  std::map<std::string, std::string> nodeSelector;
+  std::map<std::string, std::string> annotations;
+  Object original;
+};
+
+struct RedisClusterSpec {
+  std::int32_t size = 0;
+  Object resources;         // core/v1 ResourceRequirements
+  std::string image;
+  std::string imagePullPolicy;
+  Object imagePullSecrets;  // [{name}]
+  std::vector<std::string> command;
+  std::string shutdownConfigMap;
+  RedisStorage storage;
+  std::string password;
+  RedisExporter exporter;
+  Object affinity;
+  Object securityContext;
+  Object tolerations;       // [core/v1 Toleration]; JSON key "toleRations" (sic, as in KUN)
+  std::map<std::string, std::string> nodeSelector;
+  std::map<std::string, std::string> config;  // redis.conf parameter -> value
+  std::map<std::string, std::string> annotations;
+  bool disablePersistence = false;
+  SentinelSettings sentinel;
+  Object original;
+};
+
+struct Condition {
+  std::string type;    // Creating, Healthy, Updating, Scaling, Recovering, Failed, ...
+  std::string status;  // "True", "False", "Unknown"
+  std::string lastUpdateTime;       // RFC 3339
+  std::string lastTransitionTime;   // RFC 3339
+  std::string reason;
+  std::string message;
+  Object original;
+};
+
+struct RedisClusterStatus {
+  std::vector<Condition> conditions;
+  std::string masterIP;
+  std::string sentinelIP;
+  std::int64_t observedGeneration = 0;  // not in KUN; added here (Kubernetes convention)
+  Object original;
+};
+
+struct RedisCluster {
+  std::string apiVersion{kApiVersion};
+  std::string kind{kKind};
+  Object metadata = Object::object();  // ObjectMeta, read and written with kun::meta helpers
+  RedisClusterSpec spec;
+  RedisClusterStatus status;
+  Object original;  // the whole object as parsed
+
+  std::string name() const;
+  std::string namespaceOf() const;
+  std::int64_t generation() const;
+};
+
+// Parsing fails (Reason::Invalid, field = the path) only when a known field has the wrong
+// JSON type, e.g. spec.size: "3"; what the values mean is checked by validation.
+Result<RedisCluster> parseRedisCluster(const Object& o);
+Result<RedisClusterSpec> parseRedisClusterSpec(const Object& spec);     // path "spec"
+Result<RedisClusterStatus> parseRedisClusterStatus(const Object& status);  // path "status"
+
+Object toObject(const RedisCluster& rc);
+Object toObject(const RedisClusterSpec& spec);
+Object toObject(const RedisClusterStatus& status);
+Object toObject(const Condition& c);
+
+// The condition of that type, or nullptr.
+const Condition* findCondition(const RedisClusterStatus& s, std::string_view type);
+Condition* findCondition(RedisClusterStatus& s, std::string_view type);
+
+}  // namespace kun::api
