@@ -1,0 +1,197 @@
+#include "core/redis/info_parser.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+
+namespace kun {
+
+namespace {
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+template <class Int>
+bool parseInt(std::string_view s, Int& out) {
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  return ec == std::errc() && p == s.data() + s.size();
+}
+
+// Reads an optional integer key into `out`; an absent key leaves `out` as it is.
+template <class Int>
+Status readInt(const InfoSections& info, std::string_view key, Int& out) {
+  const std::string* v = info.find("replication", key);
+  if (v == nullptr) return {};
+  if (!parseInt(*v, out)) {
+    return makeError(Reason::Invalid, "INFO " + std::string(key) + ": not an integer: '" + *v + "'",
+                     std::string(key));
+  }
+  return {};
+}
+
+// INFO writes booleans as 0/1.
+Status readBool(const InfoSections& info, std::string_view key, bool& out) {
+  int v = out ? 1 : 0;
+  if (Status s = readInt(info, key, v); !s) return s;
+  out = v != 0;
+  return {};
+}
+
+void readString(const InfoSections& info, std::string_view key, std::string& out) {
+  if (const std::string* v = info.find("replication", key)) out = *v;
+}
+
+}  // namespace
+
+const std::string* InfoSections::find(std::string_view section, std::string_view key) const {
+  auto s = sections.find(lower(section));
+  if (s == sections.end()) return nullptr;
+  auto k = s->second.find(std::string(key));
+  return k == s->second.end() ? nullptr : &k->second;
+}
+
+bool InfoSections::has(std::string_view section) const {
+  return sections.count(lower(section)) != 0;
+}
+
+InfoSections parseInfo(std::string_view text) {
+  InfoSections out;
+  std::string current;
+  while (!text.empty()) {
+    auto nl = text.find('\n');
+    std::string_view line = text.substr(0, nl);
+    text = nl == std::string_view::npos ? std::string_view{} : text.substr(nl + 1);
+    line = trim(line);
+    if (line.empty()) continue;
+    if (line.front() == '#') {
+      current = lower(trim(line.substr(1)));
+      out.sections[current];
+      continue;
+    }
+    auto colon = line.find(':');
+    if (colon == std::string_view::npos) continue;
+    out.sections[current][std::string(line.substr(0, colon))] = std::string(line.substr(colon + 1));
+  }
+  return out;
+}
+
+Result<InfoReplicaEntry> parseInfoReplicaEntry(std::string_view value) {
+  InfoReplicaEntry e;
+  bool haveIp = false, havePort = false;
+  while (!value.empty()) {
+    auto comma = value.find(',');
+    std::string_view item = value.substr(0, comma);
+    value = comma == std::string_view::npos ? std::string_view{} : value.substr(comma + 1);
+    auto eq = item.find('=');
+    if (eq == std::string_view::npos) continue;
+    std::string_view k = item.substr(0, eq), v = item.substr(eq + 1);
+    bool ok = true;
+    if (k == "ip") {
+      e.ip = std::string(v);
+      haveIp = true;
+    } else if (k == "port") {
+      ok = parseInt(v, e.port);
+      havePort = ok;
+    } else if (k == "state") {
+      e.state = std::string(v);
+    } else if (k == "offset") {
+      ok = parseInt(v, e.offset);
+    } else if (k == "lag") {
+      ok = parseInt(v, e.lag);
+    }
+    if (!ok) {
+      return makeError(Reason::Invalid, "INFO replica entry: bad " + std::string(k) + " '" +
+                                            std::string(v) + "'", std::string(k));
+    }
+  }
+  if (!haveIp || !havePort) {
+    return makeError(Reason::Invalid, "INFO replica entry without ip and port", "slave");
+  }
+  return e;
+}
+
+Result<ReplicationInfo> parseReplicationInfo(const InfoSections& info) {
+  ReplicationInfo r;
+  const std::string* role = info.find("replication", "role");
+  if (role == nullptr) return makeError(Reason::Invalid, "INFO replication has no role", "role");
+  r.role = *role;
+
+  for (Status s : {readInt(info, "connected_slaves", r.connectedSlaves),
+                   readInt(info, "master_port", r.masterPort),
+                   readInt(info, "master_last_io_seconds_ago", r.masterLastIoSecondsAgo),
+                   readInt(info, "slave_repl_offset", r.slaveReplOffset),
+                   readInt(info, "master_link_down_since_seconds", r.masterLinkDownSinceSeconds),
+                   readInt(info, "slave_priority", r.slavePriority),
+                   readInt(info, "master_repl_offset", r.masterReplOffset),
+                   readInt(info, "second_repl_offset", r.secondReplOffset),
+                   readBool(info, "master_sync_in_progress", r.masterSyncInProgress),
+                   readBool(info, "slave_read_only", r.slaveReadOnly),
+                   readBool(info, "repl_backlog_active", r.replBacklogActive)}) {
+    if (!s) return s.error();
+  }
+  readString(info, "master_host", r.masterHost);
+  readString(info, "master_link_status", r.masterLinkStatus);
+  readString(info, "master_failover_state", r.masterFailoverState);
+  readString(info, "master_replid", r.masterReplid);
+  readString(info, "master_replid2", r.masterReplid2);
+
+  auto section = info.sections.find("replication");
+  if (section != info.sections.end()) {
+    for (const auto& [key, value] : section->second) {
+      int index = 0;
+      if (key.size() <= 5 || key.compare(0, 5, "slave") != 0 ||
+          !parseInt(std::string_view(key).substr(5), index)) {
+        continue;
+      }
+      auto entry = parseInfoReplicaEntry(value);
+      if (!entry) return makeError(Reason::Invalid, entry.error().message, key);
+      entry->index = index;
+      r.replicas.push_back(std::move(*entry));
+    }
+  }
+  // std::map orders slave10 before slave2; the slaveN order is what Redis means.
+  std::sort(r.replicas.begin(), r.replicas.end(),
+            [](const InfoReplicaEntry& a, const InfoReplicaEntry& b) { return a.index < b.index; });
+  return r;
+}
+
+Result<ReplicationInfo> parseReplicationInfo(std::string_view infoText) {
+  return parseReplicationInfo(parseInfo(infoText));
+}
+
+Result<ServerInfo> parseServerInfo(const InfoSections& info) {
+  if (!info.has("server")) return makeError(Reason::Invalid, "INFO has no Server section", "server");
+  ServerInfo s;
+  auto str = [&](std::string_view key, std::string& out) {
+    if (const std::string* v = info.find("server", key)) out = *v;
+  };
+  str("redis_version", s.redisVersion);
+  str("redis_mode", s.redisMode);
+  str("run_id", s.runId);
+  auto num = [&](std::string_view key, auto& out) -> Status {
+    const std::string* v = info.find("server", key);
+    if (v == nullptr) return {};
+    if (!parseInt(*v, out)) {
+      return makeError(Reason::Invalid, "INFO " + std::string(key) + ": not an integer: '" + *v + "'",
+                       std::string(key));
+    }
+    return {};
+  };
+  for (Status st : {num("process_id", s.processId), num("tcp_port", s.tcpPort),
+                    num("uptime_in_seconds", s.uptimeInSeconds)}) {
+    if (!st) return st.error();
+  }
+  return s;
+}
+
+}  // namespace kun

@@ -1,0 +1,135 @@
+#include "core/redis/sentinel_parser.h"
+
+#include <gtest/gtest.h>
+
+#include "tests/unit/redisclient/fixture.h"
+
+namespace kun {
+namespace {
+
+using testing::fixtureReply;
+
+TEST(SentinelParser, MasterFromRealSentinel) {
+  auto m = parseSentinelMaster(fixtureReply("sentinel_master.resp"));
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_EQ(m->name, "mymaster");
+  EXPECT_EQ(m->endpoint(), (RedisEndpoint{"127.88.0.1", 6379}));
+  EXPECT_TRUE(m->flags.master);
+  EXPECT_FALSE(m->flags.down());
+  EXPECT_EQ(m->numSlaves, 2);
+  EXPECT_EQ(m->numOtherSentinels, 2);
+  EXPECT_EQ(m->quorum, 2);
+  EXPECT_EQ(m->downAfterMs, 1000);
+  EXPECT_EQ(m->failoverTimeoutMs, 60000);
+  EXPECT_EQ(m->parallelSyncs, 1);
+  EXPECT_EQ(m->configEpoch, 0);
+  EXPECT_FALSE(m->sDownTimeMs.has_value());
+  EXPECT_TRUE(m->failoverState.empty());
+  EXPECT_EQ(m->fields.at("role-reported"), "master");
+}
+
+TEST(SentinelParser, ObjectivelyDownMaster) {
+  auto m = parseSentinelMaster(fixtureReply("sentinel_master_odown.resp"));
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m->flags.sDown);
+  EXPECT_TRUE(m->flags.oDown);
+  EXPECT_TRUE(m->flags.master);
+  EXPECT_FALSE(m->flags.disconnected);
+  EXPECT_EQ(m->sDownTimeMs, 249);
+  EXPECT_EQ(m->oDownTimeMs, 147);
+  EXPECT_EQ(m->linkPendingCommands, 12);
+
+  auto killed = parseSentinelMaster(fixtureReply("sentinel_master_odown_disconnected.resp"));
+  ASSERT_TRUE(killed.ok());
+  EXPECT_TRUE(killed->flags.disconnected);
+  EXPECT_EQ(killed->configEpoch, 1);
+}
+
+TEST(SentinelParser, MastersList) {
+  auto ms = parseSentinelMasters(fixtureReply("sentinel_masters.resp"));
+  ASSERT_TRUE(ms.ok()) << ms.error().message;
+  ASSERT_EQ(ms->size(), 1u);
+  EXPECT_EQ((*ms)[0].name, "mymaster");
+}
+
+TEST(SentinelParser, ReplicasBeforeAndAfterFailover) {
+  auto before = parseSentinelReplicas(fixtureReply("sentinel_replicas.resp"));
+  ASSERT_TRUE(before.ok()) << before.error().message;
+  ASSERT_EQ(before->size(), 2u);
+  for (const auto& r : *before) {
+    EXPECT_TRUE(r.flags.slave);
+    EXPECT_EQ(r.masterHost, "127.88.0.1");
+    EXPECT_EQ(r.masterLinkStatus, "ok");
+    EXPECT_EQ(r.slavePriority, 100);
+    EXPECT_TRUE(r.replicaAnnounced);
+  }
+
+  auto after = parseSentinelReplicas(fixtureReply("sentinel_replicas_after_failover.resp"));
+  ASSERT_TRUE(after.ok());
+  ASSERT_EQ(after->size(), 2u);
+  EXPECT_EQ((*after)[0].name, "127.88.0.1:6379");  // the old master, now a replica
+  EXPECT_EQ((*after)[0].masterHost, "127.88.0.2");
+  EXPECT_EQ((*after)[0].slaveReplOffset, 19929);
+
+  auto killed = parseSentinelReplicas(fixtureReply("sentinel_replicas_with_killed.resp"));
+  ASSERT_TRUE(killed.ok());
+  ASSERT_EQ(killed->size(), 2u);
+  EXPECT_EQ((*killed)[0].endpoint(), (RedisEndpoint{"127.88.0.2", 6379}));
+  EXPECT_TRUE((*killed)[0].flags.sDown);
+  EXPECT_TRUE((*killed)[0].flags.slave);
+  EXPECT_TRUE((*killed)[0].flags.disconnected);
+  EXPECT_FALSE((*killed)[1].flags.down());
+}
+
+TEST(SentinelParser, SentinelsList) {
+  auto ps = parseSentinelSentinels(fixtureReply("sentinel_sentinels.resp"));
+  ASSERT_TRUE(ps.ok()) << ps.error().message;
+  ASSERT_EQ(ps->size(), 2u);
+  EXPECT_EQ((*ps)[0].ip, "127.88.0.13");
+  EXPECT_EQ((*ps)[0].port, 26379);
+  EXPECT_TRUE((*ps)[0].flags.sentinel);
+  EXPECT_EQ((*ps)[0].votedLeader, "?");
+  EXPECT_EQ((*ps)[0].runId, (*ps)[0].name);
+}
+
+TEST(SentinelParser, MasterAddress) {
+  auto a = parseMasterAddr(fixtureReply("sentinel_get_master_addr.resp"));
+  ASSERT_TRUE(a.ok());
+  ASSERT_TRUE(a->has_value());
+  EXPECT_EQ(**a, (RedisEndpoint{"127.88.0.1", 6379}));
+
+  auto unknown = parseMasterAddr(fixtureReply("sentinel_get_master_addr_unknown.resp"));
+  ASSERT_TRUE(unknown.ok());
+  EXPECT_FALSE(unknown->has_value());
+
+  EXPECT_TRUE(parseMasterAddr(RedisReply::array({RedisReply::bulk("h"), RedisReply::bulk("x")}))
+                  .is(Reason::Invalid));
+}
+
+TEST(SentinelParser, UnknownMasterIsNotFound) {
+  EXPECT_TRUE(parseSentinelMaster(fixtureReply("sentinel_master_unknown.resp")).is(Reason::NotFound));
+}
+
+TEST(SentinelParser, FlagsKeepUnknownNames) {
+  auto f = SentinelFlags::parse("s_down,slave,reconf_inprog,brand_new_flag");
+  EXPECT_TRUE(f.sDown);
+  EXPECT_TRUE(f.slave);
+  EXPECT_TRUE(f.reconfInprog);
+  EXPECT_FALSE(f.master);
+  EXPECT_TRUE(f.has("brand_new_flag"));
+  EXPECT_EQ(f.names.size(), 4u);
+  EXPECT_TRUE(SentinelFlags::parse("").names.empty());
+}
+
+TEST(SentinelParser, MalformedFieldArrays) {
+  using R = RedisReply;
+  EXPECT_TRUE(parseSentinelFields(R::array({R::bulk("name")})).is(Reason::Invalid));
+  EXPECT_TRUE(parseSentinelFields(R::array({R::integerReply(1), R::bulk("x")})).is(Reason::Invalid));
+  auto badNum = parseSentinelMaster(R::array({R::bulk("quorum"), R::bulk("two")}));
+  ASSERT_FALSE(badNum.ok());
+  EXPECT_EQ(badNum.error().field, "quorum");
+  EXPECT_TRUE(parseSentinelReplicas(R::bulk("x")).is(Reason::Invalid));
+}
+
+}  // namespace
+}  // namespace kun
