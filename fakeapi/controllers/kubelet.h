@@ -1,0 +1,146 @@
+#pragma once
+// The simulated kubelet of every node: runs the pods bound to a node (spec.nodeName) and
+// reports their status as a real kubelet does. Lifecycle, all on the loop's virtual clock:
+// - admitted: phase Pending, containers waiting (ContainerCreating), hostIP set;
+// - after a seeded start delay: a pod IP from the node's range (see IpPool), containers
+//   running, phase Running; readiness from the readiness hook (default: ready), checked at
+//   readinessProbe.initialDelaySeconds and every periodSeconds (default config), and on
+//   demand (probeNow);
+// - a crashed container (crashContainer, for the chaos layer) restarts per restartPolicy
+//   (Always / OnFailure / Never) with Kubernetes' CrashLoopBackOff: the first restart at
+//   once, then 10s, 20s, ... up to 5min; the back-off resets once a container ran 10min;
+// - graceful deletion: on deletionTimestamp the containers get SIGTERM; they exit after the
+//   termination hook's duration (default: the whole grace period), then the kubelet
+//   confirms the deletion (delete with gracePeriodSeconds=0) and the IP goes back to the
+//   pool;
+// - node down (nodeDown): containers die, the pods are marked not Ready (as the node
+//   lifecycle controller does), nothing else happens on that node until nodeUp, which
+//   restarts the surviving pods in a new sandbox (new IP, restartCount + 1).
+//
+// Simplified: no init containers, liveness/startup probes, images or resources; one
+// readiness verdict per pod (all its running containers share it).
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/kube/event_recorder.h"
+#include "core/kube/informer.h"
+#include "core/runtime/random.h"
+#include "fakeapi/controllers/ip_pool.h"
+#include "fakeapi/controllers/sim_env.h"
+
+namespace kun::sim {
+
+struct KubeletConfig {
+  Duration startDelayMin = milliseconds(500);  // sandbox, image, container start
+  Duration startDelayMax = seconds(2);
+  Duration restartDelayMin = milliseconds(100);  // re-creating a container after back-off
+  Duration restartDelayMax = milliseconds(500);
+  Duration readinessPeriod = seconds(10);  // when no readinessProbe.periodSeconds is given
+  Duration backoffInitial = seconds(10);
+  Duration backoffMax = minutes(5);
+  Duration ipQuarantine = seconds(30);
+  Duration retryAfterError = seconds(1);
+  Duration defaultGrace = seconds(30);  // when the pod carries no grace period
+};
+
+// Is the pod ready? Given the pod with the kubelet's current status (podIP, phase, ...).
+using ReadinessHook = std::function<bool(const Object& pod)>;
+// How long the pod's containers take to exit after SIGTERM (capped at grace).
+using TerminationHook = std::function<Duration(const Object& pod, Duration grace)>;
+
+struct ContainerEvent {
+  enum class Kind { Started, Stopped };
+  Kind kind;
+  std::string ns, pod, uid, container, node, podIP;
+  int restartCount = 0;
+  int exitCode = 0;    // Stopped
+  std::string reason;  // Stopped: Error, Completed, Killed (grace ran out), NodeLost, Deleted
+};
+using ContainerListener = std::function<void(const ContainerEvent&)>;
+
+class Kubelet {
+ public:
+  Kubelet(SimEnv env, Random rng, KubeletConfig cfg = {});
+  ~Kubelet();
+  Kubelet(const Kubelet&) = delete;
+  Kubelet& operator=(const Kubelet&) = delete;
+
+  void start();
+  void stop();
+
+  void setReadinessHook(ReadinessHook h) { readiness_ = std::move(h); }
+  void setTerminationHook(TerminationHook h) { termination_ = std::move(h); }
+  void addContainerListener(ContainerListener l) { listeners_.push_back(std::move(l)); }
+
+  // Re-evaluates readiness now (one pod; or every running pod).
+  void probeNow(std::string_view ns, std::string_view pod);
+  void probeAll();
+
+  // The container's process exits with exitCode. NotFound: no such pod/container here;
+  // Invalid: the container is not running.
+  Status crashContainer(std::string_view ns, std::string_view pod, std::string_view container,
+                        int exitCode = 1);
+
+  // Used by NodeLifecycle: the node's machine is gone / back.
+  void nodeDown(const std::string& node);
+  void nodeUp(const std::string& node);
+  bool isNodeDown(const std::string& node) const { return down_.count(node) > 0; }
+
+  // The pod's IP as the kubelet knows it (nullopt: not running here).
+  std::optional<std::string> ipOf(std::string_view ns, std::string_view pod) const;
+  std::size_t podCount() const { return pods_.size(); }
+
+ private:
+  struct ContainerRt;
+  struct PodRt;
+
+  void onPod(WatchEventType type, const ObjectPtr& obj);
+  void admit(const Object& pod);
+  void startSandbox(const std::string& uid);
+  void startContainer(PodRt& p, ContainerRt& c, bool restart);
+  void containerExited(PodRt& p, ContainerRt& c, int exitCode, const std::string& reason);
+  void restartContainer(const std::string& uid, const std::string& container);
+  void scheduleProbe(PodRt& p, Duration after);
+  void probe(PodRt& p);
+  void beginTermination(PodRt& p);
+  void finishTermination(const std::string& uid);
+  void confirmDeletion(const std::string& uid);
+  void forget(const std::string& uid, const std::string& reason);
+  void killContainers(PodRt& p, const std::string& reason, int exitCode);
+  void releaseIp(PodRt& p);
+  void markDirty(PodRt& p);
+  void flush(const std::string& uid);
+  Object buildStatus(const PodRt& p, const Object& current) const;
+  Object view(const PodRt& p) const;
+  IpPool& poolFor(const std::string& node);
+  std::string hostIpOf(const std::string& node) const;
+  EventRecorder& recorder(const std::string& node);
+  void emit(const PodRt& p, const ContainerRt& c, ContainerEvent::Kind kind, int exitCode,
+            const std::string& reason);
+  PodRt* find(std::string_view ns, std::string_view name);
+  std::string now() const;
+
+  SimEnv env_;
+  Random rng_;
+  KubeletConfig cfg_;
+  Informer podInformer_, nodeInformer_;
+  ReadinessHook readiness_;
+  TerminationHook termination_;
+  std::vector<ContainerListener> listeners_;
+  std::map<std::string, std::unique_ptr<PodRt>> pods_;  // by uid
+  std::map<std::string, std::string> byKey_;            // ns/name -> uid
+  std::map<std::string, std::string> lastIp_;           // ns/name -> the IP it had last
+  std::map<std::string, IpPool> pools_;                 // by node
+  std::map<std::string, std::unique_ptr<EventRecorder>> recorders_;  // by node
+  std::set<std::string> down_;
+  int fallbackCidrs_ = 0;
+  bool running_ = false;
+};
+
+}  // namespace kun::sim

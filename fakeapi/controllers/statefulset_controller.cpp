@@ -1,0 +1,366 @@
+#include "fakeapi/controllers/statefulset_controller.h"
+
+#include <algorithm>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "core/kube/selector.h"
+#include "fakeapi/controllers/pod_state.h"
+#include "fakeapi/controllers/statefulset_identity.h"
+#include "fakeapi/controllers/status_update.h"
+
+namespace kun::sim {
+namespace {
+
+const Object& at(const Object& o, const char* key) {
+  static const Object kNull;
+  if (!o.is_object()) return kNull;
+  auto it = o.find(key);
+  return it == o.end() ? kNull : *it;
+}
+
+std::int64_t intAt(const Object& o, const char* key, std::int64_t def) {
+  const Object& v = at(o, key);
+  return v.is_number_integer() ? v.get<std::int64_t>() : def;
+}
+
+std::string strAt(const Object& o, const char* key, const std::string& def = {}) {
+  const Object& v = at(o, key);
+  return v.is_string() ? v.get<std::string>() : def;
+}
+
+bool ownedBy(const Object& o, const std::string& uid) {
+  auto c = meta::controllerOf(o);
+  return c && c->uid == uid;
+}
+
+bool healthy(const Object& pod) { return isRunningAndReady(pod); }
+
+// What one sync knows about the set it works on.
+struct SetView {
+  Object set;
+  std::string ns, name, uid;
+  int replicas = 1;
+  bool parallel = false;
+  bool onDelete = false;
+  int partition = 0;
+  LabelSelector selector;
+};
+
+}  // namespace
+
+StatefulSetController::StatefulSetController(SimEnv env, StatefulSetControllerConfig cfg)
+    : env_(env), cfg_(cfg),
+      sets_(env.client, env.loop, res::statefulsets, {}, env.log),
+      pods_(env.client, env.loop, res::pods, {}, env.log),
+      events_(env.client, env.loop, "statefulset-controller") {
+  sets_.addHandler([this](WatchEventType, const ObjectPtr& obj, const ObjectPtr&) {
+    enqueue(meta::namespaceOf(*obj), meta::name(*obj));
+  });
+  pods_.addHandler([this](WatchEventType, const ObjectPtr& obj, const ObjectPtr&) {
+    auto c = meta::controllerOf(*obj);
+    if (c && c->kind == "StatefulSet") enqueue(meta::namespaceOf(*obj), c->name);
+  });
+}
+
+StatefulSetController::~StatefulSetController() { stop(); }
+
+void StatefulSetController::start() {
+  if (running_) return;
+  running_ = true;
+  sets_.start();
+  pods_.start();
+}
+
+void StatefulSetController::stop() {
+  running_ = false;
+  sets_.stop();
+  pods_.stop();
+  if (drainTimer_) env_.loop.cancel(drainTimer_);
+  drainTimer_ = 0;
+  for (auto& [k, t] : retryTimers_) env_.loop.cancel(t);
+  retryTimers_.clear();
+}
+
+void StatefulSetController::enqueue(const std::string& ns, const std::string& name) {
+  if (!running_) return;
+  dirty_.insert({ns, name});
+  if (!drainTimer_) drainTimer_ = env_.loop.post([this] { drain(); });
+}
+
+void StatefulSetController::drain() {
+  drainTimer_ = 0;
+  while (running_ && !dirty_.empty()) {
+    const Key key = *dirty_.begin();
+    dirty_.erase(dirty_.begin());
+    if (auto t = retryTimers_.find(key); t != retryTimers_.end()) {
+      env_.loop.cancel(t->second);
+      retryTimers_.erase(t);
+    }
+    if (sync(key)) backoff_.erase(key); else retryLater(key);
+  }
+}
+
+void StatefulSetController::retryLater(const Key& key) {
+  Duration& b = backoff_[key];
+  b = b.count() == 0 ? cfg_.retryMin : std::min(b * 2, cfg_.retryMax);
+  if (retryTimers_.count(key)) return;
+  retryTimers_[key] = env_.loop.runAfter(b, [this, key] {
+    retryTimers_.erase(key);
+    enqueue(key.first, key.second);
+  });
+}
+
+bool StatefulSetController::sync(const Key& key) {
+  ++syncs_;
+  auto got = env_.client.get(res::statefulsets, key.first, key.second);
+  if (got.is(Reason::NotFound)) return true;
+  if (!got) return false;
+  SetView v;
+  v.set = std::move(got.value());
+  if (meta::isDeleting(v.set)) return true;  // the garbage collector takes the pods
+  v.ns = key.first;
+  v.name = key.second;
+  v.uid = meta::uid(v.set);
+  const Object& spec = at(v.set, "spec");
+  v.replicas = static_cast<int>(std::max<std::int64_t>(0, intAt(spec, "replicas", 1)));
+  v.parallel = strAt(spec, "podManagementPolicy") == "Parallel";
+  const Object& strategy = at(spec, "updateStrategy");
+  v.onDelete = strAt(strategy, "type") == "OnDelete";
+  v.partition = static_cast<int>(std::max<std::int64_t>(0, intAt(at(strategy, "rollingUpdate"), "partition", 0)));
+  auto sel = LabelSelector::fromObject(at(spec, "selector"));
+  if (!sel || sel->empty()) {
+    events_.record(v.set, EventType::Warning, "InvalidSelector",
+                   sel ? std::string("empty selector is not allowed") : sel.error().message);
+    return true;  // nothing to retry until the set changes
+  }
+  v.selector = std::move(sel.value());
+  const Object& podTemplate = at(spec, "template");
+  const std::string selText = v.selector.toString();
+
+  // --- revisions ---
+  auto revList = env_.client.list(res::controllerrevisions, v.ns, ListOptions{selText, {}});
+  if (!revList) return false;
+  std::map<std::string, Object> revisions;  // owned, by name
+  std::int64_t maxRevision = 0;
+  for (auto& r : revList->items) {
+    if (!ownedBy(r, v.uid)) continue;
+    maxRevision = std::max(maxRevision, intAt(r, "revision", 0));
+    revisions.emplace(meta::name(r), std::move(r));
+  }
+  const std::string hash = templateHash(podTemplate);
+  const std::string updateRev = revisionName(v.name, hash);
+  if (auto it = revisions.find(updateRev); it == revisions.end()) {
+    auto made = env_.client.create(res::controllerrevisions, newControllerRevision(v.set, podTemplate, hash, maxRevision + 1));
+    if (made.is(Reason::AlreadyExists)) return false;  // someone else's object: retry later
+    if (!made) return false;
+    maxRevision += 1;
+    revisions.emplace(updateRev, std::move(made.value()));
+    env_.note("statefulset", fmt::format("revision {}/{} {}", v.ns, updateRev, maxRevision));
+  } else if (intAt(it->second, "revision", 0) != maxRevision) {
+    // Rolling back to an older template makes its revision the newest again.
+    auto bumped = env_.client.patch(res::controllerrevisions, v.ns, updateRev, Object{{"revision", maxRevision + 1}});
+    if (!bumped) return false;
+    maxRevision += 1;
+    it->second = std::move(bumped.value());
+  }
+  const Object& oldStatus = at(v.set, "status");
+  std::string currentRev = strAt(oldStatus, "currentRevision");
+  if (currentRev.empty() || !revisions.count(currentRev)) currentRev = updateRev;
+  const Object currentTemplate = revisionTemplate(revisions.at(currentRev));
+
+  // --- pods ---
+  auto podList = env_.client.list(res::pods, v.ns, ListOptions{selText, {}});
+  if (!podList) return false;
+  std::vector<std::optional<Object>> slots(static_cast<std::size_t>(v.replicas));
+  std::vector<std::pair<int, Object>> condemned;
+  for (auto& p : podList->items) {
+    if (!ownedBy(p, v.uid)) continue;
+    auto ord = statefulSetOrdinal(v.name, meta::name(p));
+    if (!ord) continue;
+    if (*ord < v.replicas) slots[static_cast<std::size_t>(*ord)] = std::move(p);
+    else condemned.emplace_back(*ord, std::move(p));
+  }
+  std::sort(condemned.begin(), condemned.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+
+  bool ok = true;
+  auto deletePod = [&](const Object& pod, std::string_view why) {
+    DeleteOptions opts;
+    opts.preconditionUid = meta::uid(pod);
+    auto st = env_.client.remove(res::pods, v.ns, meta::name(pod), opts);
+    if (!st && !st.is(Reason::NotFound)) {
+      ok = false;
+      events_.record(v.set, EventType::Warning, "FailedDelete",
+                     fmt::format("delete Pod {} in StatefulSet {} failed error: {}", meta::name(pod), v.name, st.error().message));
+      return false;
+    }
+    events_.record(v.set, EventType::Normal, "SuccessfulDelete",
+                   fmt::format("delete Pod {} in StatefulSet {} successful", meta::name(pod), v.name));
+    env_.note("statefulset", fmt::format("delete pod {}/{} ({})", v.ns, meta::name(pod), why));
+    return true;
+  };
+  auto ensureClaims = [&](int ordinal) {
+    for (const Object& claim : newClaims(v.set, ordinal)) {
+      auto cur = env_.client.get(res::persistentvolumeclaims, v.ns, meta::name(claim));
+      if (cur) {
+        if (meta::isDeleting(*cur)) {
+          events_.record(v.set, EventType::Warning, "FailedCreate",
+                         fmt::format("create Claim {} for Pod {} in StatefulSet {} failed error: the claim is being deleted",
+                                     meta::name(claim), statefulSetPodName(v.name, ordinal), v.name));
+          return false;
+        }
+        continue;
+      }
+      if (!cur.is(Reason::NotFound)) return false;
+      auto made = env_.client.create(res::persistentvolumeclaims, claim);
+      if (!made && !made.is(Reason::AlreadyExists)) {
+        events_.record(v.set, EventType::Warning, "FailedCreate",
+                       fmt::format("create Claim {} for Pod {} in StatefulSet {} failed error: {}", meta::name(claim),
+                                   statefulSetPodName(v.name, ordinal), v.name, made.error().message));
+        return false;
+      }
+      events_.record(v.set, EventType::Normal, "SuccessfulCreate",
+                     fmt::format("create Claim {} Pod {} in StatefulSet {} success", meta::name(claim),
+                                 statefulSetPodName(v.name, ordinal), v.name));
+      env_.note("statefulset", fmt::format("create claim {}/{}", v.ns, meta::name(claim)));
+    }
+    return true;
+  };
+  auto createPod = [&](int ordinal) -> bool {
+    if (!ensureClaims(ordinal)) return false;
+    const bool atCurrent = !v.onDelete && ordinal < v.partition;
+    const std::string& rev = atCurrent ? currentRev : updateRev;
+    Object pod = newStatefulSetPod(v.set, atCurrent ? currentTemplate : podTemplate, ordinal, rev);
+    auto made = env_.client.create(res::pods, pod);
+    if (!made) {
+      events_.record(v.set, EventType::Warning, "FailedCreate",
+                     fmt::format("create Pod {} in StatefulSet {} failed error: {}", meta::name(pod), v.name, made.error().message));
+      return false;
+    }
+    events_.record(v.set, EventType::Normal, "SuccessfulCreate",
+                   fmt::format("create Pod {} in StatefulSet {} successful", meta::name(pod), v.name));
+    env_.note("statefulset", fmt::format("create pod {}/{} rev={}", v.ns, meta::name(pod), rev));
+    slots[static_cast<std::size_t>(ordinal)] = std::move(made.value());
+    return true;
+  };
+
+  const bool monotonic = !v.parallel;
+  bool blocked = false;  // an OrderedReady step is waiting for the world
+
+  // Failed pods are deleted, to be recreated once they are gone.
+  for (auto& slot : slots) {
+    if (slot && isTerminal(*slot) && !meta::isDeleting(*slot)) {
+      events_.record(v.set, EventType::Warning, "RecreatingFailedPod",
+                     fmt::format("StatefulSet {}/{} is recreating failed Pod {}", v.ns, v.name, meta::name(*slot)));
+      if (deletePod(*slot, "failed")) (*slot)["metadata"]["deletionTimestamp"] = formatRfc3339(env_.loop.wallMicros());
+    }
+  }
+  // Create and wait, lowest ordinal first.
+  for (int i = 0; i < v.replicas && !blocked; ++i) {
+    auto& slot = slots[static_cast<std::size_t>(i)];
+    if (!slot) {
+      if (!createPod(i)) {
+        ok = false;
+        blocked = true;
+        break;
+      }
+      if (monotonic) blocked = true;
+      continue;
+    }
+    if (meta::isDeleting(*slot) || !healthy(*slot)) {
+      if (monotonic) blocked = true;
+    }
+  }
+  // Scale down, highest ordinal first.
+  if (!blocked) {
+    const Object* firstUnhealthy = nullptr;
+    for (const auto& [ord, pod] : condemned) {
+      if (!healthy(pod)) {
+        firstUnhealthy = &pod;
+        break;
+      }
+    }
+    for (auto it = condemned.rbegin(); it != condemned.rend() && !blocked; ++it) {
+      const Object& pod = it->second;
+      if (meta::isDeleting(pod)) {
+        if (monotonic) blocked = true;
+        continue;
+      }
+      if (monotonic && firstUnhealthy && firstUnhealthy != &pod) {
+        blocked = true;
+        break;
+      }
+      if (!deletePod(pod, "scale down")) {
+        blocked = true;
+        break;
+      }
+      if (monotonic) blocked = true;
+    }
+  }
+  // Rolling update, highest ordinal first, down to the partition.
+  if (!blocked && !v.onDelete) {
+    for (int target = v.replicas - 1; target >= v.partition; --target) {
+      const auto& slot = slots[static_cast<std::size_t>(target)];
+      if (!slot) break;
+      if (meta::label(*slot, kRevisionLabel) != updateRev && !meta::isDeleting(*slot)) {
+        deletePod(*slot, "rolling update");
+        break;
+      }
+      if (!healthy(*slot)) break;
+    }
+  }
+
+  // --- status, from what exists now ---
+  auto after = env_.client.list(res::pods, v.ns, ListOptions{selText, {}});
+  if (!after) return false;
+  std::int64_t count = 0, ready = 0, current = 0, updated = 0;
+  std::set<std::string> liveRevisions{currentRev, updateRev};
+  for (const auto& p : after->items) {
+    if (!ownedBy(p, v.uid) || !statefulSetOrdinal(v.name, meta::name(p))) continue;
+    ++count;
+    if (healthy(p)) ++ready;
+    const std::string rev = meta::label(p, kRevisionLabel);
+    liveRevisions.insert(rev);
+    if (meta::isDeleting(p)) continue;
+    if (rev == currentRev) ++current;
+    if (rev == updateRev) ++updated;
+  }
+  std::string statusCurrentRev = currentRev;
+  // completeRollingUpdate: every pod updated and ready makes the update revision current.
+  if (!v.onDelete && updated == count && ready == count) {
+    statusCurrentRev = updateRev;
+    current = updated;
+  }
+  auto st = mutateStatus(env_.client, res::statefulsets, v.ns, v.name, v.uid, [&](Object& status) {
+    status["observedGeneration"] = meta::generation(v.set);
+    status["replicas"] = count;
+    status["readyReplicas"] = ready;
+    status["availableReplicas"] = ready;
+    status["currentReplicas"] = current;
+    status["updatedReplicas"] = updated;
+    status["currentRevision"] = statusCurrentRev;
+    status["updateRevision"] = updateRev;
+    status["collisionCount"] = 0;
+  });
+  if (!st && !st.is(Reason::NotFound)) return false;
+  if (st && *st) {
+    env_.note("statefulset", fmt::format("status {}/{} replicas={} ready={} current={} updated={} rev={}/{}", v.ns,
+                                         v.name, count, ready, current, updated, statusCurrentRev, updateRev));
+  }
+
+  // --- history: keep revisionHistoryLimit unused revisions ---
+  const std::int64_t limit = intAt(spec, "revisionHistoryLimit", 10);
+  std::vector<std::pair<std::int64_t, std::string>> unused;
+  for (const auto& [name, r] : revisions) {
+    if (!liveRevisions.count(name) && name != statusCurrentRev) unused.emplace_back(intAt(r, "revision", 0), name);
+  }
+  std::sort(unused.begin(), unused.end());
+  for (std::size_t i = 0; static_cast<std::int64_t>(unused.size() - i) > limit; ++i) {
+    auto gone = env_.client.remove(res::controllerrevisions, v.ns, unused[i].second);
+    if (!gone && !gone.is(Reason::NotFound)) ok = false;
+  }
+  return ok;
+}
+
+}  // namespace kun::sim
