@@ -1,0 +1,291 @@
+// FakeStore writes: create, update, updateStatus and patch, with the API server's rules
+// for server-owned metadata, optimistic concurrency, the status subresource and generation.
+#include <fmt/format.h>
+
+#include "core/runtime/time.h"
+#include "fakeapi/store/fake_store.h"
+#include "fakeapi/store/kind_rules.h"
+#include "fakeapi/store/object_validation.h"
+
+namespace kun {
+
+using store::ObjectPtr;
+
+namespace {
+
+// Metadata fields only the server sets; an update carries them over from the stored object.
+constexpr const char* kServerOwned[] = {"uid", "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds",
+                                        "generation", "resourceVersion"};
+
+// Kubernetes serialises empty maps and lists in metadata away (omitempty); doing the same
+// keeps "labels: {}" and no labels the same object, so such an update is a no-op.
+void normalizeMeta(Object& obj) {
+  auto m = obj.find("metadata");
+  if (m == obj.end() || !m->is_object()) return;
+  for (auto it = m->begin(); it != m->end();) {
+    const bool empty = it->is_null() || ((it->is_object() || it->is_array()) && it->empty()) ||
+                       (it->is_string() && it->get_ref<const std::string&>().empty());
+    if (empty) it = m->erase(it);
+    else ++it;
+  }
+}
+
+// Whether anything outside metadata (and status, with the subresource) differs: what
+// makes metadata.generation move. For kinds with a spec that is the spec; for kinds
+// without one (ConfigMap data, ...) any non-metadata field.
+bool contentChanged(const Object& a, const Object& b, bool statusSubresource) {
+  auto skip = [&](const std::string& k) {
+    return k == "metadata" || k == "apiVersion" || k == "kind" || (statusSubresource && k == "status");
+  };
+  for (auto it = a.begin(); it != a.end(); ++it) {
+    if (skip(it.key())) continue;
+    auto jt = b.find(it.key());
+    if (jt == b.end() || *jt != *it) return true;
+  }
+  for (auto it = b.begin(); it != b.end(); ++it)
+    if (!skip(it.key()) && !a.contains(it.key())) return true;
+  return false;
+}
+
+Status checkTypeMeta(const Object& in, const Resource& r, const store::StoredResource& res) {
+  if (!in.is_object()) return makeError(Reason::BadRequest, "the object must be a JSON object");
+  if (auto av = in.find("apiVersion"); av != in.end() && !av->is_null()) {
+    if (!av->is_string() || av->get_ref<const std::string&>() != r.apiVersion())
+      return makeError(Reason::BadRequest, fmt::format("the API version in the data ({}) does not match the expected "
+                                                       "API version ({})",
+                                                       av->dump(), r.apiVersion()));
+  }
+  if (auto k = in.find("kind"); k != in.end() && !k->is_null()) {
+    if (!k->is_string() || k->get_ref<const std::string&>() != res.kind)
+      return makeError(Reason::BadRequest,
+                       fmt::format("the kind in the data ({}) does not match the expected kind ({})", k->dump(), res.kind));
+  }
+  if (auto m = in.find("metadata"); m != in.end() && !m->is_null() && !m->is_object())
+    return makeError(Reason::BadRequest, "metadata must be an object");
+  return {};
+}
+
+std::vector<std::string> finalizerList(const Object& o) { return meta::finalizers(o); }
+
+}  // namespace
+
+Status FakeStore::checkNamespaceUsable(std::string_view ns) const {
+  const auto* entry = registry_.find(res::namespaces)->objects.find("", ns);
+  if (!entry) return makeError(Reason::NotFound, fmt::format("namespaces \"{}\" not found", ns));
+  if (meta::isDeleting(*entry->object))
+    return makeError(Reason::Forbidden,
+                     fmt::format("unable to create new content in namespace {} because it is being terminated", ns));
+  return {};
+}
+
+std::string FakeStore::allocateClusterIP() {
+  // 10.96.0.0/12, as kubeadm's default service range; sequential, never reused.
+  const std::uint64_t n = ++clusterIPs_;
+  return fmt::format("10.{}.{}.{}", 96 + ((n >> 16) & 0x0f), (n >> 8) & 0xff, n & 0xff);
+}
+
+// --- create ---
+
+Result<Object> FakeStore::create(const Resource& r, const Object& obj) {
+  bool afterCommit = false;
+  auto fault = injectFault(StoreVerb::Create, r, afterCommit);
+  if (fault && !afterCommit) return *fault;
+  auto t = resolve(r);
+  if (!t) return t.error();
+  auto created = createObject(*t, obj);
+  if (!created) return created.error();
+  if (fault) return *fault;
+  return render(**created, r);
+}
+
+Result<ObjectPtr> FakeStore::createObject(Target t, const Object& in) {
+  StoredResource& res = *t.res;
+  const Resource& r = *t.asked;
+  if (auto st = checkTypeMeta(in, r, res); !st) return st.error();
+  if (res.terminating)
+    return makeError(Reason::Forbidden, fmt::format("create not allowed while custom resource definition {} is "
+                                                    "terminating",
+                                                    res.groupResource));
+  Object obj = in;
+  obj["apiVersion"] = r.apiVersion();
+  obj["kind"] = res.kind;
+  Object& m = obj["metadata"];
+  if (!m.is_object()) m = Object::object();
+  if (auto rv = m.find("resourceVersion"); rv != m.end() && rv->is_string() && !rv->get_ref<const std::string&>().empty())
+    return makeError(Reason::BadRequest, "resourceVersion should not be set on objects to be created");
+  if (!res.namespaced) m.erase("namespace");
+  normalizeMeta(obj);
+  const std::string ns = res.namespaced ? meta::namespaceOf(obj) : std::string();
+
+  bool generated = false;
+  std::string name = meta::name(obj);
+  if (name.empty()) {
+    std::string base = meta::generateName(obj);
+    if (!base.empty()) {
+      if (base.size() > store::NameGenerator::kMaxGenerateNameBase) base.resize(store::NameGenerator::kMaxGenerateNameBase);
+      // Retry a few draws on collision; a persistent clash reports AlreadyExists, as the
+      // API server does when a generated name is taken.
+      std::string candidate;
+      for (int attempt = 0; attempt < 8; ++attempt) {
+        candidate = base + names_.suffix();
+        if (!res.objects.find(ns, candidate)) break;
+      }
+      name = candidate;
+      obj["metadata"]["name"] = name;
+      generated = true;
+    }
+  }
+  if (auto st = store::validateMetadata(res, obj, generated); !st) return st.error();
+  const bool isCrd = store::isKind(res, "apiextensions.k8s.io", "customresourcedefinitions");
+  if (isCrd) {
+    auto spec = store::parseCrd(obj);
+    if (!spec) return spec.error();
+    if (const StoredResource* existing = registry_.find(spec->group, spec->plural); existing && existing->builtin)
+      return makeError(Reason::Invalid, fmt::format("{} is served by the API server itself", spec->groupResource()),
+                       "metadata.name");
+  }
+  if (res.namespaced)
+    if (auto st = checkNamespaceUsable(ns); !st) return st.error();
+  if (res.objects.find(ns, name)) return makeError(Reason::AlreadyExists, store::describe(res, name) + " already exists");
+
+  Object& md = obj["metadata"];
+  std::string uid;
+  do uid = names_.uid(); while (uids_.contains(uid));
+  md["uid"] = uid;
+  md["creationTimestamp"] = formatRfc3339(loop_.wallMicros());
+  md["generation"] = 1;
+  md.erase("deletionTimestamp");
+  md.erase("deletionGracePeriodSeconds");
+  store::CreateContext ctx{loop_.wallMicros(), [this] { return allocateClusterIP(); }};
+  if (auto st = store::prepareForCreate(res, r.version, obj, ctx); !st) return st.error();
+  return commitPut(res, ObjKey{ns, name}, std::move(obj), nullptr, "create");
+}
+
+// --- update, updateStatus, patch ---
+
+Result<Object> FakeStore::update(const Resource& r, const Object& obj) {
+  bool afterCommit = false;
+  auto fault = injectFault(StoreVerb::Update, r, afterCommit);
+  if (fault && !afterCommit) return *fault;
+  auto t = resolve(r);
+  if (!t) return t.error();
+  auto updated = updateObject(*t, obj, false, StoreVerb::Update);
+  if (!updated) return updated.error();
+  if (fault) return *fault;
+  return render(**updated, r);
+}
+
+Result<Object> FakeStore::updateStatus(const Resource& r, const Object& obj) {
+  bool afterCommit = false;
+  auto fault = injectFault(StoreVerb::UpdateStatus, r, afterCommit);
+  if (fault && !afterCommit) return *fault;
+  auto t = resolve(r);
+  if (!t) return t.error();
+  auto updated = updateObject(*t, obj, true, StoreVerb::UpdateStatus);
+  if (!updated) return updated.error();
+  if (fault) return *fault;
+  return render(**updated, r);
+}
+
+Result<Object> FakeStore::patch(const Resource& r, std::string_view ns, std::string_view name,
+                                const Object& mergePatch) {
+  bool afterCommit = false;
+  auto fault = injectFault(StoreVerb::Patch, r, afterCommit);
+  if (fault && !afterCommit) return *fault;
+  auto t = resolve(r);
+  if (!t) return t.error();
+  StoredResource& res = *t->res;
+  if (!mergePatch.is_object()) return makeError(Reason::BadRequest, "a merge patch must be a JSON object");
+  const auto* entry = res.objects.find(res.namespaced ? ns : std::string_view(), name);
+  if (!entry) return notFound(res, name);
+  Object merged = *entry->object;
+  merged.merge_patch(mergePatch);
+  if (meta::name(merged) != name || (res.namespaced && meta::namespaceOf(merged) != ns))
+    return makeError(Reason::BadRequest, fmt::format("the name of the object ({}) does not match the name on the "
+                                                     "URL ({})",
+                                                     meta::key(merged), name));
+  auto updated = updateObject(*t, merged, false, StoreVerb::Patch);
+  if (!updated) return updated.error();
+  if (fault) return *fault;
+  return render(**updated, r);
+}
+
+Result<ObjectPtr> FakeStore::updateObject(Target t, const Object& in, bool statusOnly, StoreVerb verb) {
+  StoredResource& res = *t.res;
+  const Resource& r = *t.asked;
+  const bool statusSub = res.statusSubresource(r.version);
+  if (statusOnly && !statusSub)
+    return makeError(Reason::NotFound,
+                     fmt::format("the server could not find the requested resource ({}/status)", res.groupResource));
+  if (auto st = checkTypeMeta(in, r, res); !st) return st.error();
+  const std::string name = meta::name(in);
+  const std::string ns = res.namespaced ? meta::namespaceOf(in) : std::string();
+  if (name.empty())
+    return makeError(Reason::Invalid, fmt::format("{}: metadata.name: Required value", res.kind), "metadata.name");
+  if (res.namespaced && ns.empty())
+    return makeError(Reason::Invalid, fmt::format("{}: metadata.namespace: Required value", res.kind),
+                     "metadata.namespace");
+  const auto* entry = res.objects.find(ns, name);
+  if (!entry) return notFound(res, name);
+  const ObjectPtr current = entry->object;
+  const Object& cur = *current;
+
+  const std::string inRv = meta::resourceVersion(in);
+  if (!inRv.empty() && inRv != meta::resourceVersion(cur))
+    return conflict(res, name, "the object has been modified; please apply your changes to the latest version and try again");
+  const std::string inUid = meta::uid(in);
+  if (!inUid.empty() && inUid != meta::uid(cur))
+    return conflict(res, name,
+                    fmt::format("Precondition failed: UID in precondition: {}, UID in object meta: {}", inUid,
+                                meta::uid(cur)));
+
+  Object next;
+  if (statusOnly) {
+    next = cur;
+    if (auto s = in.find("status"); s != in.end()) next["status"] = *s;
+    else next.erase("status");
+  } else {
+    next = in;
+    next["apiVersion"] = r.apiVersion();
+    next["kind"] = res.kind;
+    Object& m = next["metadata"];
+    if (!m.is_object()) m = Object::object();
+    const Object& cm = cur["metadata"];
+    for (const char* f : kServerOwned) {
+      if (auto it = cm.find(f); it != cm.end()) m[f] = *it;
+      else m.erase(f);
+    }
+    if (statusSub) {
+      if (auto s = cur.find("status"); s != cur.end()) next["status"] = *s;
+      else next.erase("status");
+    }
+    normalizeMeta(next);
+    if (auto st = store::validateMetadata(res, next); !st) return st.error();
+    if (meta::isDeleting(cur)) {
+      const auto before = finalizerList(cur);
+      for (const auto& f : finalizerList(next))
+        if (std::find(before.begin(), before.end(), f) == before.end())
+          return makeError(Reason::Invalid,
+                           fmt::format("{} \"{}\" is invalid: metadata.finalizers: Forbidden: no new finalizers can be "
+                                       "added if the object is being deleted",
+                                       res.kind, name),
+                           "metadata.finalizers");
+    }
+    if (auto st = store::prepareForUpdate(res, next, cur); !st) return st.error();
+    if (store::isKind(res, "apiextensions.k8s.io", "customresourcedefinitions"))
+      if (auto spec = store::parseCrd(next); !spec) return spec.error();
+    if (contentChanged(cur, next, statusSub)) m["generation"] = meta::generation(cur) + 1;
+  }
+  return applyNext(res, ObjKey{ns, name}, std::move(next), storeVerbName(verb));
+}
+
+ObjectPtr FakeStore::applyNext(StoredResource& res, const ObjKey& key, Object next, std::string_view verb) {
+  const auto* entry = res.objects.find(key.ns, key.name);
+  ObjectPtr current = entry->object;
+  normalizeMeta(next);
+  if (store::readyToRemove(res, next)) return commitRemove(res, key, std::move(next), verb);
+  if (next == *current) return current;  // nothing changed: nothing committed, as in Kubernetes
+  return commitPut(res, key, std::move(next), current, verb);
+}
+
+}  // namespace kun

@@ -1,0 +1,109 @@
+#include "fakeapi/store/object_table.h"
+
+namespace kun::store {
+
+std::map<std::string, std::string> labelsOf(const Object& o) {
+  std::map<std::string, std::string> out;
+  auto m = o.find("metadata");
+  if (m == o.end() || !m->is_object()) return out;
+  auto l = m->find("labels");
+  if (l == m->end() || !l->is_object()) return out;
+  for (auto it = l->begin(); it != l->end(); ++it)
+    if (it->is_string()) out.emplace(it.key(), it->get<std::string>());
+  return out;
+}
+
+const ObjectTable::Entry* ObjectTable::find(std::string_view ns, std::string_view name) const {
+  auto it = objects_.find(ObjKeyView{ns, name});
+  return it == objects_.end() ? nullptr : &it->second;
+}
+
+void ObjectTable::put(const ObjKey& key, ObjectPtr object) {
+  auto labels = labelsOf(*object);
+  auto it = objects_.find(key);
+  if (it == objects_.end()) {
+    it = objects_.emplace(key, Entry{std::move(object), {}}).first;
+    ++nsCount_[key.ns];
+    indexLabels(&*it, labels);
+    it->second.labels = std::move(labels);
+    return;
+  }
+  it->second.object = std::move(object);
+  if (labels != it->second.labels) {
+    unindexLabels(&*it, it->second.labels);
+    indexLabels(&*it, labels);
+    it->second.labels = std::move(labels);
+  }
+}
+
+bool ObjectTable::erase(const ObjKey& key) {
+  auto it = objects_.find(key);
+  if (it == objects_.end()) return false;
+  unindexLabels(&*it, it->second.labels);
+  if (auto c = nsCount_.find(key.ns); c != nsCount_.end() && --c->second == 0) nsCount_.erase(c);
+  objects_.erase(it);
+  return true;
+}
+
+std::size_t ObjectTable::countIn(std::string_view ns) const {
+  if (ns.empty()) return objects_.size();
+  auto it = nsCount_.find(ns);
+  return it == nsCount_.end() ? 0 : it->second;
+}
+
+std::vector<ObjKey> ObjectTable::keysIn(std::string_view ns) const {
+  std::vector<ObjKey> out;
+  auto it = ns.empty() ? objects_.begin() : objects_.lower_bound(ObjKeyView{ns, ""});
+  for (; it != objects_.end() && (ns.empty() || it->first.ns == ns); ++it) out.push_back(it->first);
+  return out;
+}
+
+void ObjectTable::indexLabels(Node node, const std::map<std::string, std::string>& labels) {
+  for (const auto& [k, v] : labels) byLabel_[k][v].insert(node);
+}
+
+void ObjectTable::unindexLabels(Node node, const std::map<std::string, std::string>& labels) {
+  for (const auto& [k, v] : labels) {
+    auto byKey = byLabel_.find(k);
+    if (byKey == byLabel_.end()) continue;
+    auto byValue = byKey->second.find(v);
+    if (byValue == byKey->second.end()) continue;
+    byValue->second.erase(node);
+    if (byValue->second.empty()) byKey->second.erase(byValue);
+    if (byKey->second.empty()) byLabel_.erase(byKey);
+  }
+}
+
+const ObjectTable::Posting* ObjectTable::posting(const std::string& key, const std::string& value) const {
+  auto byKey = byLabel_.find(key);
+  if (byKey == byLabel_.end()) return nullptr;
+  auto byValue = byKey->second.find(value);
+  return byValue == byKey->second.end() ? nullptr : &byValue->second;
+}
+
+std::size_t ObjectTable::select(std::string_view ns, const LabelSelector& sel, const Visitor& visit) const {
+  std::size_t examined = 0;
+  auto consider = [&](const Map::value_type& node) {
+    ++examined;
+    if (sel.empty() || sel.matches(node.second.labels)) visit(node.first, node.second);
+  };
+
+  // The smallest posting list among the pairs every match must carry.
+  const Posting* best = nullptr;
+  for (const auto& [k, v] : sel.requiredPairs()) {
+    const Posting* p = posting(k, v);
+    if (!p) return examined;  // no object carries a required pair
+    if (!best || p->size() < best->size()) best = p;
+  }
+  // Within a namespace the posting range is a subset of the namespace range: never worse.
+  if (best) {
+    auto it = ns.empty() ? best->begin() : best->lower_bound(ObjKeyView{ns, ""});
+    for (; it != best->end() && (ns.empty() || (*it)->first.ns == ns); ++it) consider(**it);
+    return examined;
+  }
+  auto it = ns.empty() ? objects_.begin() : objects_.lower_bound(ObjKeyView{ns, ""});
+  for (; it != objects_.end() && (ns.empty() || it->first.ns == ns); ++it) consider(*it);
+  return examined;
+}
+
+}  // namespace kun::store

@@ -1,0 +1,221 @@
+#include "fakeapi/store/watch_hub.h"
+
+#include <algorithm>
+
+namespace kun::store {
+
+bool WatchFilter::matches(const Object& o) const {
+  if (!ns.empty()) {
+    auto m = o.find("metadata");
+    if (m == o.end()) return false;
+    auto n = m->find("namespace");
+    if (n == m->end() || !n->is_string() || n->get_ref<const std::string&>() != ns) return false;
+  }
+  return labels.matches(o) && fields.matches(o);
+}
+
+struct WatchHub::Watcher {
+  std::uint64_t id = 0;
+  WatchSpec spec;
+  WatchHandler onEvent;
+  WatchClosedHandler onClosed;
+  bool stopped = false;   // by the client: nothing more, ever
+  bool closing = false;   // by the server: only the close notice is left
+  bool finished = false;  // the close notice was delivered
+  std::uint64_t lastRv = 0;  // the version of the last thing queued for it
+  Error closeError;
+};
+
+class WatchHub::Handle final : public Watch {
+ public:
+  Handle(std::weak_ptr<WatchHub> hub, std::shared_ptr<Watcher> w) : hub_(std::move(hub)), w_(std::move(w)) {}
+  ~Handle() override { stop(); }
+  void stop() override {
+    if (w_->stopped) return;
+    w_->stopped = true;
+    if (auto hub = hub_.lock()) hub->detach(*w_);
+  }
+
+ private:
+  std::weak_ptr<WatchHub> hub_;
+  std::shared_ptr<Watcher> w_;
+};
+
+WatchHub::WatchHub(EventLoop& loop, std::size_t window, Duration bookmarkInterval)
+    : loop_(loop), window_(std::max<std::size_t>(window, 1)), bookmarkInterval_(bookmarkInterval) {}
+
+WatchHub::~WatchHub() {
+  if (armed_) loop_.cancel(timer_);
+  if (bookmarkArmed_) loop_.cancel(bookmarkTimer_);
+}
+
+void WatchHub::publish(Change change) {
+  lastRv_ = change.rv;
+  history_.push_back(Retained{std::move(change), {}, {}, {}});
+  if (history_.size() > window_) {
+    compactedRv_ = history_.front().change.rv;
+    history_.pop_front();
+  }
+  Retained& entry = history_.back();
+  if (entry.change.table >= byTable_.size()) return;
+  for (const auto& [id, w] : byTable_[entry.change.table]) offer(w, entry);
+}
+
+std::shared_ptr<const WatchEvent> WatchHub::render(Retained& entry, WatchEventType type, const Watcher& w) {
+  const Change& c = entry.change;
+  auto build = [&](const Object& content, bool setRv) {
+    WatchEvent ev{type, content};
+    if (setRv) ev.object["metadata"]["resourceVersion"] = std::to_string(c.rv);
+    if (ev.object.value("apiVersion", std::string()) != w.spec.apiVersion) ev.object["apiVersion"] = w.spec.apiVersion;
+    return std::make_shared<const WatchEvent>(std::move(ev));
+  };
+  const bool sameVersion = c.object->value("apiVersion", std::string()) == w.spec.apiVersion;
+  // A Modified change that takes the object out of the watch's view reads as a deletion of
+  // the view's last state, at the change's version (as the Kubernetes watch cache does).
+  const bool fromPrevious = type == WatchEventType::Deleted && c.type == WatchEventType::Modified;
+  const Object& content = fromPrevious ? *c.previous : *c.object;
+  if (!sameVersion) return build(content, fromPrevious);
+  std::shared_ptr<const WatchEvent>& slot =
+      type == c.type ? entry.asIs : type == WatchEventType::Added ? entry.asAdded : entry.asDeleted;
+  if (!slot) slot = build(content, fromPrevious);
+  return slot;
+}
+
+void WatchHub::offer(const std::shared_ptr<Watcher>& w, Retained& entry) {
+  if (w->stopped || w->closing) return;
+  const Change& c = entry.change;
+  std::optional<WatchEventType> type;
+  const bool now = w->spec.filter.matches(*c.object);
+  if (c.type == WatchEventType::Modified) {
+    const bool before = w->spec.filter.matches(*c.previous);
+    if (now && before) type = WatchEventType::Modified;
+    else if (now) type = WatchEventType::Added;
+    else if (before) type = WatchEventType::Deleted;
+  } else if (now) {
+    type = c.type;
+  }
+  if (!type) {
+    // The watch is now behind the store: owe it a bookmark (sent within the interval, so an
+    // idle store lets the loop go idle too).
+    if (w->spec.bookmarks) armBookmarks();
+    return;
+  }
+  enqueue(w, c.rv, render(entry, *type, *w));
+}
+
+void WatchHub::enqueue(const std::shared_ptr<Watcher>& w, std::uint64_t rv, std::shared_ptr<const WatchEvent> ev) {
+  // Later events never overtake earlier ones, even when the delay shrinks.
+  const TimePoint due = std::max(loop_.now() + delay_, lastDue_);
+  lastDue_ = due;
+  if (ev) w->lastRv = std::max(w->lastRv, rv);
+  pending_.push_back(Delivery{due, rv, w, std::move(ev)});
+  arm(due);
+}
+
+void WatchHub::arm(TimePoint due) {
+  if (armed_ && armedAt_ <= due) return;
+  if (armed_) loop_.cancel(timer_);
+  armed_ = true;
+  armedAt_ = due;
+  std::weak_ptr<WatchHub> self = weak_from_this();
+  timer_ = loop_.runAt(due, [self] {
+    if (auto hub = self.lock()) hub->dispatch();
+  });
+}
+
+void WatchHub::dispatch() {
+  auto keepAlive = shared_from_this();  // a callback may destroy the store
+  armed_ = false;
+  // Only what was queued before this turn: a write made by a callback is delivered on a
+  // later turn, so a callback never runs inside another callback's write.
+  std::size_t budget = pending_.size();
+  while (budget-- > 0 && !pending_.empty() && pending_.front().due <= loop_.now()) {
+    Delivery d = std::move(pending_.front());
+    pending_.pop_front();
+    Watcher& w = *d.watcher;
+    if (w.stopped || w.finished) continue;
+    if (!d.event) {
+      w.finished = true;
+      if (w.onClosed) w.onClosed(w.closeError);
+      continue;
+    }
+    if (w.closing) continue;
+    if (d.rv <= compactedRv_) {
+      close(d.watcher, makeError(Reason::Gone, "watch fell behind the store's history window: too old resource version"));
+      continue;
+    }
+    if (w.onEvent) w.onEvent(*d.event);
+  }
+  if (!pending_.empty()) arm(std::max(pending_.front().due, loop_.now()));
+}
+
+std::unique_ptr<Watch> WatchHub::open(WatchSpec spec, WatchHandler onEvent, WatchClosedHandler onClosed) {
+  auto w = std::make_shared<Watcher>();
+  w->id = nextWatcherId_++;
+  w->spec = std::move(spec);
+  w->onEvent = std::move(onEvent);
+  w->onClosed = std::move(onClosed);
+  w->lastRv = w->spec.fromRv;
+  if (w->spec.table >= byTable_.size()) byTable_.resize(w->spec.table + 1);
+  // Replay: the retained changes after fromRv (the caller checked it is retained).
+  for (std::size_t i = w->spec.fromRv > compactedRv_ ? w->spec.fromRv - compactedRv_ : 0; i < history_.size(); ++i)
+    if (history_[i].change.table == w->spec.table) offer(w, history_[i]);
+  byTable_[w->spec.table].emplace(w->id, w);
+  return std::make_unique<Handle>(weak_from_this(), w);
+}
+
+void WatchHub::detach(Watcher& w) {
+  if (w.spec.table < byTable_.size()) byTable_[w.spec.table].erase(w.id);
+}
+
+void WatchHub::close(const std::shared_ptr<Watcher>& w, const Error& why) {
+  if (w->stopped || w->closing) return;
+  w->closing = true;
+  w->closeError = why;
+  detach(*w);
+  enqueue(w, lastRv_, nullptr);
+}
+
+void WatchHub::closeAll(const Error& why) {
+  for (TableId t = 0; t < byTable_.size(); ++t) closeTable(t, why);
+}
+
+void WatchHub::closeTable(TableId table, const Error& why) {
+  if (table >= byTable_.size()) return;
+  auto watchers = byTable_[table];  // close() detaches from the live map
+  for (const auto& [id, w] : watchers) close(w, why);
+}
+
+void WatchHub::armBookmarks() {
+  if (bookmarkArmed_) return;
+  bookmarkArmed_ = true;
+  std::weak_ptr<WatchHub> self = weak_from_this();
+  bookmarkTimer_ = loop_.runAfter(bookmarkInterval_, [self] {
+    if (auto hub = self.lock()) {
+      hub->bookmarkArmed_ = false;
+      hub->sendBookmarks();
+    }
+  });
+}
+
+void WatchHub::sendBookmarks() {
+  std::vector<std::shared_ptr<Watcher>> targets;
+  for (const auto& watchers : byTable_)
+    for (const auto& [id, w] : watchers)
+      if (w->spec.bookmarks && w->lastRv < lastRv_) targets.push_back(w);
+  for (const auto& w : targets) {
+    WatchEvent ev{WatchEventType::Bookmark,
+                  Object{{"apiVersion", w->spec.apiVersion},
+                         {"kind", w->spec.kind},
+                         {"metadata", {{"resourceVersion", std::to_string(lastRv_)}}}}};
+    enqueue(w, lastRv_, std::make_shared<const WatchEvent>(std::move(ev)));
+  }
+}
+
+std::size_t WatchHub::activeWatches() const {
+  std::size_t n = 0;
+  for (const auto& watchers : byTable_) n += watchers.size();
+  return n;
+}
+
+}  // namespace kun::store
