@@ -122,8 +122,10 @@ void Scheduler::stop() {
   pods_.stop();
   nodes_.stop();
   pvcs_.stop();
-  if (passTimer_) env_.loop.cancel(passTimer_);
-  passTimer_ = 0;
+  for (TimerId* t : {&passTimer_, &retryTimer_}) {
+    if (*t) env_.loop.cancel(*t);
+    *t = 0;
+  }
 }
 
 void Scheduler::kick() {
@@ -145,7 +147,11 @@ void Scheduler::pass() {
   if (!running_ || !hasPendingInCache()) return;
   ++passes_;
   auto retryLater = [this] {
-    env_.loop.runAfter(cfg_.retryAfterError, [this] { kick(); });
+    if (retryTimer_) return;
+    retryTimer_ = env_.loop.runAfter(cfg_.retryAfterError, [this] {
+      retryTimer_ = 0;
+      kick();
+    });
   };
   auto nodeList = env_.client.list(res::nodes, "");
   auto podList = env_.client.list(res::pods, "");

@@ -52,6 +52,7 @@ class Scheduler {
   EventRecorder events_;
   bool running_ = false;
   TimerId passTimer_ = 0;
+  TimerId retryTimer_ = 0;
   std::uint64_t bindings_ = 0;
   std::uint64_t passes_ = 0;
 };
