@@ -50,8 +50,10 @@ std::uint64_t Random::below(std::uint64_t n) {
 
 std::int64_t Random::between(std::int64_t lo, std::int64_t hi) {
   if (hi <= lo) return lo;
-  const auto span = static_cast<std::uint64_t>(hi - lo) + 1;
-  return lo + static_cast<std::int64_t>(span == 0 ? next() : below(span));
+  // Unsigned arithmetic: hi - lo overflows int64 for ranges wider than INT64_MAX.
+  const auto span = static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo) + 1;
+  const std::uint64_t offset = span == 0 ? next() : below(span);
+  return static_cast<std::int64_t>(static_cast<std::uint64_t>(lo) + offset);
 }
 
 bool Random::chance(std::uint64_t num, std::uint64_t den) {

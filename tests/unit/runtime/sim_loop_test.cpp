@@ -1,0 +1,232 @@
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "core/runtime/sim_loop.h"
+
+namespace kun {
+namespace {
+
+TimePoint at(std::int64_t ms) { return TimePoint(milliseconds(ms)); }
+
+TEST(SimLoop, StartsAtZeroAndIdle) {
+  SimLoop loop;
+  EXPECT_EQ(loop.now(), TimePoint{});
+  EXPECT_TRUE(loop.idle());
+  EXPECT_EQ(loop.pending(), 0u);
+  EXPECT_EQ(loop.nextEventTime(), TimePoint::max());
+  EXPECT_FALSE(loop.runOne());
+  EXPECT_EQ(loop.eventsRun(), 0u);
+}
+
+TEST(SimLoop, RunsByTimeThenInsertionOrder) {
+  SimLoop loop;
+  std::vector<std::string> order;
+  loop.runAt(at(30), [&] { order.push_back("30a"); });
+  loop.runAt(at(10), [&] { order.push_back("10a"); });
+  loop.runAt(at(20), [&] { order.push_back("20a"); });
+  loop.runAt(at(10), [&] { order.push_back("10b"); });
+  loop.runAt(at(30), [&] { order.push_back("30b"); });
+  loop.runAt(at(10), [&] { order.push_back("10c"); });
+  EXPECT_EQ(loop.pending(), 6u);
+  EXPECT_EQ(loop.nextEventTime(), at(10));
+  loop.runUntil(at(1000));
+  EXPECT_EQ(order, (std::vector<std::string>{"10a", "10b", "10c", "20a", "30a", "30b"}));
+  EXPECT_EQ(loop.eventsRun(), 6u);
+  EXPECT_EQ(loop.now(), at(1000));
+}
+
+TEST(SimLoop, TimeJumpsToEachEvent) {
+  SimLoop loop;
+  std::vector<TimePoint> seen;
+  for (int ms : {5, 1, 3}) loop.runAt(at(ms), [&] { seen.push_back(loop.now()); });
+  EXPECT_TRUE(loop.runOne());
+  EXPECT_EQ(loop.now(), at(1));
+  EXPECT_TRUE(loop.runOne());
+  EXPECT_TRUE(loop.runOne());
+  EXPECT_FALSE(loop.runOne());
+  EXPECT_EQ(seen, (std::vector<TimePoint>{at(1), at(3), at(5)}));
+  EXPECT_EQ(loop.now(), at(5));  // idle: time stays at the last event
+}
+
+TEST(SimLoop, PostAndRunAfterAreRelativeToNow) {
+  SimLoop loop;
+  loop.runFor(seconds(2));
+  std::vector<TimePoint> seen;
+  loop.runAfter(milliseconds(500), [&] { seen.push_back(loop.now()); });
+  loop.post([&] { seen.push_back(loop.now()); });
+  loop.runFor(seconds(1));
+  EXPECT_EQ(seen, (std::vector<TimePoint>{at(2000), at(2500)}));
+}
+
+TEST(SimLoop, PastTimesAreClampedToNowAndQueueBehindSameTimeTasks) {
+  SimLoop loop;
+  loop.runFor(seconds(10));
+  std::vector<std::string> order;
+  TimePoint ranAt{};
+  loop.post([&] { order.push_back("posted"); });
+  loop.runAt(at(1), [&] {
+    order.push_back("past");
+    ranAt = loop.now();
+  });
+  EXPECT_EQ(loop.nextEventTime(), at(10000));
+  loop.runFor(milliseconds(1));
+  EXPECT_EQ(order, (std::vector<std::string>{"posted", "past"}));
+  EXPECT_EQ(ranAt, at(10000));  // time never goes backwards
+}
+
+TEST(SimLoop, TasksScheduleTasks) {
+  SimLoop loop;
+  std::vector<std::string> order;
+  loop.runAt(at(10), [&] {
+    order.push_back("parent");
+    loop.post([&] { order.push_back("child-now"); });
+    loop.runAfter(milliseconds(5), [&] {
+      order.push_back("child-later");
+      loop.post([&] { order.push_back("grandchild"); });
+    });
+  });
+  loop.runAt(at(10), [&] { order.push_back("sibling"); });
+  loop.runAt(at(15), [&] { order.push_back("at-15"); });
+  loop.runUntil(at(100));
+  // A task posted while time is 10 queues behind what was already due at 10; the child due
+  // at 15 was scheduled after "at-15", so it runs after it.
+  EXPECT_EQ(order, (std::vector<std::string>{"parent", "sibling", "child-now", "at-15", "child-later",
+                                             "grandchild"}));
+}
+
+TEST(SimLoop, CancelPreventsRunning) {
+  SimLoop loop;
+  int ran = 0;
+  const TimerId a = loop.runAt(at(1), [&] { ran |= 1; });
+  const TimerId b = loop.runAt(at(2), [&] { ran |= 2; });
+  const TimerId c = loop.runAt(at(2), [&] { ran |= 4; });
+  EXPECT_NE(a, b);
+  EXPECT_NE(b, c);
+  EXPECT_TRUE(loop.cancel(b));
+  EXPECT_FALSE(loop.cancel(b));  // already cancelled
+  EXPECT_EQ(loop.pending(), 2u);
+  loop.runUntil(at(10));
+  EXPECT_EQ(ran, 1 | 4);
+  EXPECT_FALSE(loop.cancel(a));  // already ran
+  EXPECT_FALSE(loop.cancel(9999));  // never existed
+}
+
+TEST(SimLoop, TaskCanCancelALaterTaskAtTheSameTime) {
+  SimLoop loop;
+  std::vector<std::string> order;
+  TimerId victim = 0;
+  loop.runAt(at(5), [&] {
+    order.push_back("first");
+    EXPECT_TRUE(loop.cancel(victim));
+  });
+  victim = loop.runAt(at(5), [&] { order.push_back("victim"); });
+  loop.runAt(at(5), [&] { order.push_back("third"); });
+  loop.runUntil(at(5));
+  EXPECT_EQ(order, (std::vector<std::string>{"first", "third"}));
+}
+
+TEST(SimLoop, CancellingTheRunningTaskIsFalse) {
+  SimLoop loop;
+  TimerId self = 0;
+  bool result = true;
+  self = loop.post([&] { result = loop.cancel(self); });
+  loop.runOne();
+  EXPECT_FALSE(result);
+}
+
+TEST(SimLoop, RunUntilTimeRunsDueEventsInclusiveAndSetsNow) {
+  SimLoop loop;
+  std::vector<int> ran;
+  for (int ms : {10, 20, 30}) loop.runAt(at(ms), [&, ms] { ran.push_back(ms); });
+  loop.runUntil(at(20));
+  EXPECT_EQ(ran, (std::vector<int>{10, 20}));
+  EXPECT_EQ(loop.now(), at(20));
+  EXPECT_EQ(loop.pending(), 1u);
+  loop.runUntil(at(5));  // never backwards
+  EXPECT_EQ(loop.now(), at(20));
+  EXPECT_EQ(ran.size(), 2u);
+}
+
+TEST(SimLoop, RunForAdvancesTimeWhenIdle) {
+  SimLoop loop;
+  loop.runFor(seconds(3));
+  EXPECT_EQ(loop.now(), at(3000));
+  loop.runFor(microseconds(1));
+  EXPECT_EQ(loop.now().time_since_epoch(), microseconds(3000001));
+  EXPECT_EQ(loop.eventsRun(), 0u);
+}
+
+TEST(SimLoop, RunForRunsWhatFallsInsideTheWindow) {
+  SimLoop loop;
+  int ran = 0;
+  loop.runAfter(seconds(1), [&] { ++ran; });
+  loop.runAfter(seconds(3), [&] { ++ran; });
+  loop.runFor(seconds(2));
+  EXPECT_EQ(ran, 1);
+  EXPECT_EQ(loop.now(), at(2000));
+  loop.runFor(seconds(1));
+  EXPECT_EQ(ran, 2);
+}
+
+TEST(SimLoop, RunUntilPredicateStopsRightAfterTheEventThatSatisfiesIt) {
+  SimLoop loop;
+  int counter = 0;
+  for (int i = 1; i <= 10; ++i) loop.runAt(at(i * 100), [&] { ++counter; });
+  EXPECT_TRUE(loop.runUntil([&] { return counter == 3; }, at(10000)));
+  EXPECT_EQ(counter, 3);
+  EXPECT_EQ(loop.now(), at(300));  // not advanced to the deadline
+  EXPECT_EQ(loop.pending(), 7u);
+}
+
+TEST(SimLoop, RunUntilPredicateAlreadyTrueRunsNothing) {
+  SimLoop loop;
+  bool ran = false;
+  loop.post([&] { ran = true; });
+  EXPECT_TRUE(loop.runUntil([] { return true; }, at(1000)));
+  EXPECT_FALSE(ran);
+  EXPECT_EQ(loop.now(), TimePoint{});
+}
+
+TEST(SimLoop, RunUntilPredicateTimesOutAtTheDeadline) {
+  SimLoop loop;
+  int counter = 0;
+  loop.runAt(at(100), [&] { ++counter; });
+  loop.runAt(at(500), [&] { ++counter; });  // exactly at the deadline: runs
+  loop.runAt(at(501), [&] { ++counter; });  // after it: does not
+  EXPECT_FALSE(loop.runUntil([&] { return counter == 3; }, at(500)));
+  EXPECT_EQ(counter, 2);
+  EXPECT_EQ(loop.now(), at(500));
+  EXPECT_EQ(loop.pending(), 1u);
+}
+
+TEST(SimLoop, RunUntilPredicateChecksAgainAtTheDeadline) {
+  // A predicate on time itself becomes true when the deadline is reached while idle.
+  SimLoop loop;
+  EXPECT_TRUE(loop.runUntil([&] { return loop.now() >= at(50); }, at(50)));
+  EXPECT_EQ(loop.now(), at(50));
+}
+
+TEST(SimLoop, WallTimeIsEpochPlusVirtualTime) {
+  SimLoop loop;
+  EXPECT_EQ(loop.wallMicros(), SimLoop::kDefaultEpochMicros);
+  loop.runFor(seconds(90));
+  EXPECT_EQ(loop.wallMicros(), SimLoop::kDefaultEpochMicros + 90'000'000);
+  SimLoop other(1'000'000);
+  EXPECT_EQ(other.wallMicros(), 1'000'000);
+}
+
+TEST(SimLoop, UsableThroughTheEventLoopInterface) {
+  SimLoop sim;
+  EventLoop& loop = sim;
+  bool ran = false;
+  const TimerId id = loop.runAfter(seconds(1), [&] { ran = true; });
+  EXPECT_NE(id, 0u);
+  sim.runFor(seconds(1));
+  EXPECT_TRUE(ran);
+  EXPECT_EQ(loop.now(), at(1000));
+}
+
+}  // namespace
+}  // namespace kun
