@@ -1,0 +1,166 @@
+#include "chaos/network/network_model.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace kun {
+
+namespace {
+std::uint64_t key(NetNodeId from, NetNodeId to) {
+  return (static_cast<std::uint64_t>(from) << 32) | to;
+}
+}  // namespace
+
+NetworkModel::NetworkModel(EventLoop& loop, Random rng, Trace* trace)
+    : NetworkModel(loop, std::move(rng), Options{}, trace) {}
+
+NetworkModel::NetworkModel(EventLoop& loop, Random rng, Options opts, Trace* trace)
+    : loop_(loop), rng_(std::move(rng)), opts_(opts), trace_(trace) {}
+
+NetNodeId NetworkModel::intern(std::string_view ip) {
+  auto it = std::lower_bound(byIp_.begin(), byIp_.end(), ip,
+                             [](const auto& e, std::string_view v) { return e.first < v; });
+  if (it != byIp_.end() && it->first == ip) return it->second;
+  const auto id = static_cast<NetNodeId>(ips_.size());
+  ips_.emplace_back(ip);
+  isolated_.push_back(false);
+  group_.push_back(0);
+  byIp_.insert(it, {std::string(ip), id});
+  return id;
+}
+
+NetworkModel::Link& NetworkModel::link(NetNodeId from, NetNodeId to) {
+  return links_[key(from, to)];
+}
+
+const NetworkModel::Link* NetworkModel::findLink(NetNodeId from, NetNodeId to) const {
+  auto it = links_.find(key(from, to));
+  return it == links_.end() ? nullptr : &it->second;
+}
+
+void NetworkModel::note(std::string text) {
+  if (trace_) trace_->record(loop_.now(), "net", text);
+}
+
+void NetworkModel::isolate(std::string_view ip) {
+  isolated_[intern(ip)] = true;
+  note(fmt::format("isolate {}", ip));
+}
+
+void NetworkModel::reconnect(std::string_view ip) {
+  isolated_[intern(ip)] = false;
+  note(fmt::format("reconnect {}", ip));
+}
+
+void NetworkModel::partition(const std::vector<std::vector<std::string>>& groups) {
+  std::fill(group_.begin(), group_.end(), 0);
+  std::string text = "partition";
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    text += " [";
+    for (const auto& ip : groups[g]) {
+      group_[intern(ip)] = static_cast<int>(g + 1);
+      text += " " + ip;
+    }
+    text += " ]";
+  }
+  note(text);
+}
+
+void NetworkModel::cut(std::string_view from, std::string_view to) {
+  link(intern(from), intern(to)).cut = true;
+  note(fmt::format("cut {} -> {}", from, to));
+}
+
+void NetworkModel::cutBoth(std::string_view a, std::string_view b) {
+  cut(a, b);
+  cut(b, a);
+}
+
+void NetworkModel::restore(std::string_view from, std::string_view to) {
+  link(intern(from), intern(to)).cut = false;
+  note(fmt::format("restore {} -> {}", from, to));
+}
+
+void NetworkModel::addLatency(std::string_view from, std::string_view to, Duration extra) {
+  link(intern(from), intern(to)).extra = extra;
+  note(fmt::format("latency {} -> {} +{}us", from, to, extra.count()));
+}
+
+void NetworkModel::setLoss(std::string_view from, std::string_view to, std::uint64_t num,
+                           std::uint64_t den) {
+  auto& l = link(intern(from), intern(to));
+  l.lossNum = num;
+  l.lossDen = den == 0 ? 1 : den;
+  note(fmt::format("loss {} -> {} {}/{}", from, to, num, den));
+}
+
+void NetworkModel::heal() {
+  std::fill(isolated_.begin(), isolated_.end(), false);
+  std::fill(group_.begin(), group_.end(), 0);
+  for (auto& [k, l] : links_) {
+    l.cut = false;
+    l.extra = Duration{0};
+    l.lossNum = 0;
+  }
+  note("heal");
+}
+
+bool NetworkModel::healthy() const {
+  if (std::find(isolated_.begin(), isolated_.end(), true) != isolated_.end()) return false;
+  if (std::find_if(group_.begin(), group_.end(), [](int g) { return g != 0; }) != group_.end())
+    return false;
+  for (const auto& [k, l] : links_)
+    if (l.cut || l.extra.count() != 0 || l.lossNum != 0) return false;
+  return true;
+}
+
+bool NetworkModel::reachable(NetNodeId from, NetNodeId to) const {
+  if (from == to) return true;
+  if (isolated_[from] || isolated_[to]) return false;
+  if (group_[from] != 0 && group_[to] != 0 && group_[from] != group_[to]) return false;
+  const Link* l = findLink(from, to);
+  return l == nullptr || !l->cut;
+}
+
+bool NetworkModel::reachable(std::string_view from, std::string_view to) {
+  return reachable(intern(from), intern(to));
+}
+
+void NetworkModel::send(NetNodeId from, NetNodeId to, EventLoop::Task deliver) {
+  ++sent_;
+  if (!reachable(from, to)) {
+    ++dropped_;
+    return;
+  }
+  Link& l = link(from, to);
+  Duration d = opts_.baseLatency + l.extra;
+  if (opts_.jitter.count() > 0)
+    d += Duration(static_cast<Duration::rep>(rng_.below(static_cast<std::uint64_t>(opts_.jitter.count()) + 1)));
+  if (l.lossNum != 0) {
+    Duration rto = opts_.retransmitTimeout;
+    for (int tries = 0; tries < 16 && rng_.chance(l.lossNum, l.lossDen); ++tries) {
+      d += rto;
+      rto *= 2;
+    }
+  }
+  TimePoint at = loop_.now() + d;
+  if (at < l.lastDelivery) at = l.lastDelivery;  // a stream never overtakes itself
+  l.lastDelivery = at;
+  loop_.runAt(at, [this, from, to, task = std::move(deliver)]() mutable {
+    if (!reachable(from, to)) {
+      ++dropped_;
+      return;
+    }
+    task();
+  });
+}
+
+bool NetworkModel::probe(NetNodeId from, NetNodeId to) {
+  if (!reachable(from, to)) return false;
+  const Link* l = findLink(from, to);
+  if (l != nullptr && l->lossNum != 0 && rng_.chance(l->lossNum, l->lossDen)) return false;
+  return true;
+}
+
+}  // namespace kun

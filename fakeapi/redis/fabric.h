@@ -1,0 +1,101 @@
+#pragma once
+// TCP-like connections between simulated processes (and external clients), carried by
+// the NetworkModel. A connection has a client side (owned by a process, or external) and
+// a server side (the process listening on an endpoint when the SYN arrived). Requests are
+// answered by request id, so a dropped request just never gets its reply — as a real
+// client sees a command that never comes back. Server pushes (pub/sub messages, the
+// replication stream) travel on the same connection in order.
+//
+// A process that crashes resets its connections: peers learn it after one network hop if
+// the path is up, otherwise the next time they send something (they get a reset back).
+// A hung process keeps its connections; what arrives waits in its inbox.
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "chaos/network/network_model.h"
+#include "core/redis/redis_admin.h"
+
+namespace kun::redissim {
+
+using Argv = std::vector<std::string>;
+using ConnId = std::uint64_t;
+using RequestId = std::uint64_t;
+using ProcId = std::uint64_t;
+
+class SimProcess;
+
+struct ClientHandlers {
+  std::function<void(bool ok)> onConnect;     // SYN answered: accepted or refused
+  std::function<void(RedisReply)> onPush;     // server-initiated message
+  std::function<void()> onClose;              // closed by the server, or reset
+};
+
+class Fabric {
+ public:
+  Fabric(EventLoop& loop, NetworkModel& net) : loop_(loop), net_(net) {}
+
+  EventLoop& loop() { return loop_; }
+  NetworkModel& net() { return net_; }
+
+  // --- processes (SimProcess calls these) ---------------------------------------------
+  ProcId attach(SimProcess* p);
+  void detach(ProcId id);  // the process object is going away: resets its connections
+  SimProcess* process(ProcId id) const;
+  // The process listening on an endpoint, or nullptr.
+  void listen(const RedisEndpoint& ep, ProcId id);
+  void unlisten(const RedisEndpoint& ep, ProcId id);
+  SimProcess* listener(const RedisEndpoint& ep) const;
+  // The process went down (crash, stop): every connection it has, either side, is reset.
+  void processDown(ProcId id);
+
+  // --- client side ----------------------------------------------------------------------
+  // owner 0 = an external client (always running). Callbacks run in the owner process.
+  ConnId connect(ProcId owner, NetNodeId clientIp, const RedisEndpoint& to, ClientHandlers h);
+  void request(ConnId c, Argv argv, std::function<void(RedisReply)> onReply);
+  void close(ConnId c);  // client hangs up; the server sees the peer closed
+  bool isOpen(ConnId c) const { return conns_.count(c) != 0; }
+  bool isEstablished(ConnId c) const;
+
+  // --- server side ----------------------------------------------------------------------
+  void reply(ConnId c, RequestId r, RedisReply reply);
+  void push(ConnId c, RedisReply msg);
+  void serverClose(ConnId c);  // e.g. CLIENT KILL: the client gets onClose
+  NetNodeId peerIp(ConnId c) const;
+
+ private:
+  struct Conn {
+    ProcId owner = 0;
+    std::uint64_t ownerInc = 0;
+    NetNodeId clientIp = 0;
+    RedisEndpoint endpoint;
+    NetNodeId serverIp = 0;
+    ProcId server = 0;
+    std::uint64_t serverInc = 0;
+    bool established = false;
+    bool dead = false;  // the server side is gone; the client has not heard yet
+    ClientHandlers h;
+    RequestId nextReq = 1;
+    std::map<RequestId, std::function<void(RedisReply)>> pending;
+  };
+  // Runs task in the client side's process (queued when hung, dropped when it is down).
+  void toClient(const Conn& c, std::function<void()> task);
+  // The server side is gone: the client learns after one hop (or, if that notice is lost,
+  // when it next sends something).
+  void resetToClient(ConnId id);
+  void arriveSyn(ConnId id);
+  void arriveRequest(ConnId id, RequestId r, Argv argv);
+  bool serverAlive(const Conn& c) const;
+
+  EventLoop& loop_;
+  NetworkModel& net_;
+  ProcId nextProc_ = 1;
+  ConnId nextConn_ = 1;
+  std::map<ProcId, SimProcess*> procs_;
+  std::map<RedisEndpoint, ProcId> listeners_;
+  std::map<ConnId, Conn> conns_;
+};
+
+}  // namespace kun::redissim

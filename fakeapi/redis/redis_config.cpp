@@ -1,0 +1,303 @@
+#include "fakeapi/redis/redis_config.h"
+
+#include <set>
+
+#include <fmt/format.h>
+
+#include "fakeapi/redis/resp.h"
+
+namespace kun::redissim {
+
+namespace {
+constexpr std::int64_t kIntMax = 2147483647;
+constexpr std::int64_t kLLMax = 9223372036854775807LL;
+const std::string kEmpty;
+}  // namespace
+
+RedisConfig::RedisConfig(std::string ownIp) : ownIp_(std::move(ownIp)) {
+  using K = Kind;
+  auto add = [this](Param p) {
+    const std::size_t i = params_.size();
+    index_[lower(p.name)] = i;
+    for (const auto& a : p.aliases) index_[lower(a)] = i;
+    values_[p.name] = p.def;
+    params_.push_back(std::move(p));
+  };
+  auto boolean = [&](std::string n, std::string d, int flags = 0, std::vector<std::string> al = {}) {
+    add(Param{std::move(n), K::Bool, std::move(d), flags, 0, 0, 0, 0, {}, std::move(al)});
+  };
+  auto integer = [&](std::string n, std::int64_t d, std::int64_t lo, std::int64_t hi, int flags = 0,
+                     std::vector<std::string> al = {}, std::int64_t clo = 0, std::int64_t chi = 0) {
+    add(Param{std::move(n), K::Int, std::to_string(d), flags, lo, hi, clo, chi, {}, std::move(al)});
+  };
+  auto memory = [&](std::string n, std::int64_t d, int flags = 0, std::int64_t clo = 0, std::int64_t chi = 0) {
+    add(Param{std::move(n), K::Memory, std::to_string(d), flags, 0, kLLMax, clo, chi, {}, {}});
+  };
+  auto choice = [&](std::string n, std::string d, std::vector<std::string> c, int flags = 0) {
+    add(Param{std::move(n), K::Enum, std::move(d), flags, 0, 0, 0, 0, std::move(c), {}});
+  };
+  auto text = [&](std::string n, std::string d, int flags = 0, std::vector<std::string> al = {}) {
+    add(Param{std::move(n), K::String, std::move(d), flags, 0, 0, 0, 0, {}, std::move(al)});
+  };
+
+  // Network and process
+  integer("port", 6379, 0, 65535);
+  add(Param{"bind", K::Bind, "* -::*", 0, 0, 0, 0, 0, {}, {}});
+  text("bind-source-addr", "");
+  boolean("protected-mode", "yes");
+  integer("tcp-backlog", 511, 0, kIntMax, kImmutable);
+  integer("timeout", 0, 0, kIntMax);
+  integer("tcp-keepalive", 300, 0, kIntMax);
+  boolean("daemonize", "no", kImmutable);
+  choice("supervised", "no", {"upstart", "systemd", "auto", "no"}, kImmutable);
+  text("pidfile", "", kImmutable);
+  choice("loglevel", "notice", {"debug", "verbose", "notice", "warning"});
+  text("logfile", "", kImmutable);
+  integer("databases", 16, 1, kIntMax, kImmutable);
+  text("unixsocket", "", kImmutable);
+  integer("io-threads", 1, 1, 128, kImmutable);
+  boolean("cluster-enabled", "no", kImmutable);
+  boolean("enable-protected-configs", "no", kImmutable);
+  boolean("enable-debug-command", "no", kImmutable);
+  boolean("always-show-logo", "no", kImmutable);
+  boolean("set-proc-title", "yes", kImmutable);
+  integer("maxclients", 10000, 1, kIntMax);
+  integer("hz", 10, 0, kIntMax, 0, {}, 1, 500);  // Redis clamps to 1..500
+  boolean("dynamic-hz", "yes");
+
+  // Persistence
+  add(Param{"save", K::Save, "3600 1 300 100 60 10000", 0, 0, 0, 0, 0, {}, {}});
+  boolean("stop-writes-on-bgsave-error", "yes");
+  boolean("rdbcompression", "yes");
+  boolean("rdbchecksum", "yes");
+  boolean("rdb-del-sync-files", "no");
+  text("dbfilename", "dump.rdb", kProtected);
+  text("dir", "/data", kProtected);
+  boolean("appendonly", "no");
+  text("appendfilename", "appendonly.aof", kImmutable);
+  text("appenddirname", "appendonlydir", kImmutable);
+  choice("appendfsync", "everysec", {"always", "everysec", "no"});
+  boolean("no-appendfsync-on-rewrite", "no");
+  integer("auto-aof-rewrite-percentage", 100, 0, kIntMax);
+  memory("auto-aof-rewrite-min-size", 64LL * 1024 * 1024);
+  boolean("aof-use-rdb-preamble", "yes");
+
+  // Replication
+  text("replicaof", "", kImmutable, {"slaveof"});
+  text("masterauth", "");
+  text("masteruser", "");
+  boolean("replica-serve-stale-data", "yes", 0, {"slave-serve-stale-data"});
+  boolean("replica-read-only", "yes", 0, {"slave-read-only"});
+  boolean("repl-diskless-sync", "yes");
+  integer("repl-diskless-sync-delay", 5, 0, kIntMax);
+  integer("repl-diskless-sync-max-replicas", 0, 0, kIntMax);
+  choice("repl-diskless-load", "disabled", {"disabled", "on-empty-db", "swapdb"});
+  integer("repl-ping-replica-period", 10, 1, kIntMax, 0, {"repl-ping-slave-period"});
+  integer("repl-timeout", 60, 1, kIntMax);
+  boolean("repl-disable-tcp-nodelay", "no");
+  memory("repl-backlog-size", 1024 * 1024, 0, 16384, kLLMax);  // clamped to >= 16 kB
+  integer("repl-backlog-ttl", 3600, 0, kIntMax);
+  integer("replica-priority", 100, 0, kIntMax, 0, {"slave-priority"});
+  boolean("replica-announced", "yes");
+  integer("min-replicas-to-write", 0, 0, kIntMax, 0, {"min-slaves-to-write"});
+  integer("min-replicas-max-lag", 10, 0, kIntMax, 0, {"min-slaves-max-lag"});
+  text("replica-announce-ip", "", 0, {"slave-announce-ip"});
+  integer("replica-announce-port", 0, 0, 65535, 0, {"slave-announce-port"});
+  boolean("replica-lazy-flush", "no", 0, {"slave-lazy-flush"});
+  boolean("replica-ignore-maxmemory", "yes", 0, {"slave-ignore-maxmemory"});
+
+  // Security
+  text("requirepass", "");
+
+  // Memory and the rest
+  memory("maxmemory", 0);
+  choice("maxmemory-policy", "noeviction",
+         {"volatile-lru", "volatile-lfu", "volatile-random", "volatile-ttl", "allkeys-lru",
+          "allkeys-lfu", "allkeys-random", "noeviction"});
+  integer("maxmemory-samples", 5, 1, 64);
+  boolean("lazyfree-lazy-eviction", "no");
+  boolean("lazyfree-lazy-expire", "no");
+  boolean("lazyfree-lazy-server-del", "no");
+  boolean("activedefrag", "no");
+  integer("busy-reply-threshold", 5000, 0, kLLMax, 0, {"lua-time-limit"});
+  integer("slowlog-log-slower-than", 10000, -1, kLLMax);
+  integer("slowlog-max-len", 128, 0, kLLMax);
+  integer("latency-monitor-threshold", 0, 0, kLLMax);
+  text("notify-keyspace-events", "");
+  text("client-output-buffer-limit",
+       "normal 0 0 0 slave 268435456 67108864 60 pubsub 33554432 8388608 60");
+  integer("list-max-listpack-size", -2, -5, kIntMax);
+  integer("hash-max-listpack-entries", 128, 0, kLLMax);
+  integer("set-max-intset-entries", 512, 0, kLLMax);
+  integer("zset-max-listpack-entries", 128, 0, kLLMax);
+  choice("oom-score-adj", "no", {"no", "yes", "relative", "absolute"});
+}
+
+const RedisConfig::Param* RedisConfig::find(const std::string& name) const {
+  auto it = index_.find(lower(name));
+  return it == index_.end() ? nullptr : &params_[it->second];
+}
+
+bool RedisConfig::known(const std::string& name) const { return find(name) != nullptr; }
+
+std::string RedisConfig::canonical(const std::string& name) const {
+  const Param* p = find(name);
+  return p ? p->name : std::string();
+}
+
+const std::string& RedisConfig::str(const std::string& name) const {
+  const Param* p = find(name);
+  if (!p) return kEmpty;
+  return values_.at(p->name);
+}
+
+std::int64_t RedisConfig::integer(const std::string& name) const {
+  auto v = parseInt(str(name));
+  return v ? *v : 0;
+}
+
+bool RedisConfig::flag(const std::string& name) const { return str(name) == "yes"; }
+
+std::string RedisConfig::normalize(const Param& p, const std::string& value, std::string* out) const {
+  switch (p.kind) {
+    case Kind::Bool: {
+      const std::string v = lower(value);
+      if (v != "yes" && v != "no") return "argument must be 'yes' or 'no'";
+      *out = v;
+      return {};
+    }
+    case Kind::Int: {
+      auto v = parseInt(value);
+      if (!v) return "argument couldn't be parsed into an integer";
+      if (*v < p.min || *v > p.max)
+        return fmt::format("argument must be between {} and {} inclusive", p.min, p.max);
+      std::int64_t x = *v;
+      if (p.clampHi > 0) x = std::clamp(x, p.clampLo, p.clampHi);
+      *out = std::to_string(x);
+      return {};
+    }
+    case Kind::Memory: {
+      auto v = parseMemory(value);
+      if (!v) return "argument must be a memory value";
+      std::int64_t x = *v;
+      if (p.clampHi > 0) x = std::clamp(x, p.clampLo, p.clampHi);
+      *out = std::to_string(x);
+      return {};
+    }
+    case Kind::Enum: {
+      const std::string v = lower(value);
+      for (const auto& c : p.choices) {
+        if (c == v) {
+          *out = v;
+          return {};
+        }
+      }
+      std::string all;
+      for (const auto& c : p.choices) all += (all.empty() ? "" : ", ") + c;
+      return "argument(s) must be one of the following: " + all;
+    }
+    case Kind::Save: {
+      std::vector<std::string> parts;
+      std::string cur;
+      for (char c : value) {
+        if (c == ' ') {
+          if (!cur.empty()) parts.push_back(cur);
+          cur.clear();
+        } else {
+          cur += c;
+        }
+      }
+      if (!cur.empty()) parts.push_back(cur);
+      if (parts.size() % 2 != 0) return "Invalid save parameters";
+      for (const auto& s : parts) {
+        auto v = parseInt(s);
+        if (!v || *v < 0) return "Invalid save parameters";
+      }
+      std::string joined;
+      for (const auto& s : parts) joined += (joined.empty() ? "" : " ") + s;
+      *out = joined;
+      return {};
+    }
+    case Kind::Bind: {
+      // A simulated node owns exactly its pod IP (and the wildcards).
+      bool mine = false;
+      std::string cur;
+      for (std::size_t i = 0; i <= value.size(); ++i) {
+        if (i == value.size() || value[i] == ' ') {
+          std::string a = cur;
+          if (!a.empty() && a[0] == '-') a = a.substr(1);
+          if (a == "*" || a == "0.0.0.0" || a == "::*" || a == "::" || (!ownIp_.empty() && a == ownIp_))
+            mine = true;
+          else if (!a.empty() && a != "127.0.0.1" && a != "::1")
+            return "Failed to bind to specified addresses.";
+          cur.clear();
+        } else {
+          cur += value[i];
+        }
+      }
+      if (!mine && !value.empty() && !ownIp_.empty() && value.find("127.0.0.1") == std::string::npos)
+        return "Failed to bind to specified addresses.";
+      *out = value;
+      return {};
+    }
+    case Kind::String:
+      *out = value;
+      return {};
+  }
+  return {};
+}
+
+std::vector<std::pair<std::string, std::string>> RedisConfig::get(
+    const std::vector<std::string>& patterns) const {
+  std::map<std::string, std::string> found;
+  for (const auto& pat : patterns) {
+    for (const auto& p : params_) {
+      if (globMatch(pat, p.name, true)) found[p.name] = values_.at(p.name);
+      for (const auto& a : p.aliases)
+        if (globMatch(pat, a, true)) found[a] = values_.at(p.name);
+    }
+  }
+  return {found.begin(), found.end()};
+}
+
+std::string RedisConfig::set(const std::vector<std::pair<std::string, std::string>>& kv,
+                             std::vector<std::string>* changed) {
+  auto fail = [](const std::string& arg, const std::string& why) {
+    return "ERR CONFIG SET failed (possibly related to argument '" + arg + "') - " + why;
+  };
+  std::set<std::string> seen;
+  for (const auto& [name, value] : kv) {
+    const Param* p = find(name);
+    if (!p) return "ERR Unknown option or number of arguments for CONFIG SET - '" + name + "'";
+    if (p->flags & kImmutable) return fail(name, "can't set immutable config");
+    if (p->flags & kProtected) return fail(name, "can't set protected config");
+    if (!seen.insert(p->name).second) return fail(name, "duplicate parameter");
+  }
+  std::vector<std::pair<std::string, std::string>> next;
+  for (const auto& [name, value] : kv) {
+    const Param* p = find(name);
+    std::string norm;
+    std::string err = normalize(*p, value, &norm);
+    if (!err.empty()) return fail(name, err);
+    next.emplace_back(p->name, norm);
+  }
+  for (auto& [name, value] : next) {
+    if (values_[name] != value) {
+      values_[name] = value;
+      if (changed) changed->push_back(name);
+    }
+  }
+  return {};
+}
+
+std::string RedisConfig::load(const std::string& name, const std::string& value) {
+  const Param* p = find(name);
+  if (!p) return "Bad directive or wrong number of arguments";
+  std::string norm;
+  std::string err = normalize(*p, value, &norm);
+  if (!err.empty()) return err;
+  values_[p->name] = norm;
+  return {};
+}
+
+}  // namespace kun::redissim

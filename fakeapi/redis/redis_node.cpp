@@ -1,0 +1,288 @@
+#include "fakeapi/redis/redis_node.h"
+
+#include <fmt/format.h>
+
+#include "fakeapi/redis/resp.h"
+
+namespace kun::redissim {
+
+RedisNode::RedisNode(Fabric& fabric, Random rng, RedisNodeOptions opts, Trace* trace)
+    : SimProcess(fabric, opts.ip, trace),
+      rng_(std::move(rng)),
+      opts_(std::move(opts)),
+      port_(opts_.port),
+      persistentVolume_(opts_.persistentVolume),
+      disk_(std::move(opts_.disk)),
+      config_(opts_.ip) {
+  processId_ = 1 + rng_.below(32000);
+  fabric.listen(endpoint(), procId());
+  if (opts_.startNow) start(opts_.bootDelay);
+}
+
+RedisNode::~RedisNode() = default;
+
+std::string RedisNode::traceName() const { return fmt::format("redis {}:{}", ip(), port_); }
+
+bool RedisNode::loading() const { return state() == State::Running && nowMs() < loadingUntilMs_; }
+
+RedisDisk RedisNode::takeDisk() {
+  RedisDisk d = std::move(disk_);
+  disk_ = RedisDisk{};
+  return d;
+}
+
+std::size_t RedisNode::connectedReplicas() const {
+  std::size_t n = 0;
+  for (const auto& [c, r] : replicas_)
+    if (r.state == ReplicaInfo::State::Online) ++n;
+  return n;
+}
+
+// ---------------------------------------------------------------------------------------
+// lifecycle
+
+void RedisNode::onBoot() {
+  config_ = RedisConfig(ip());
+  config_.load("port", std::to_string(opts_.port));
+  for (const auto& [k, v] : opts_.config) config_.load(k, v);
+  if (disk_.rewrittenConfig) {
+    for (const auto& [k, v] : *disk_.rewrittenConfig) config_.load(k, v);
+  }
+  const int port = static_cast<int>(config_.integer("port"));
+  if (port != port_) {
+    fabric().unlisten(endpoint(), procId());
+    port_ = port;
+    fabric().listen(endpoint(), procId());
+  }
+  runId_ = hexId(rng_);
+  bootMs_ = nowMs();
+  replId_ = hexId(rng_);
+  replId2_ = std::string(40, '0');
+  replOffset_ = 0;
+  secondReplOffset_ = -1;
+  backlogActive_ = false;
+  backlog_.clear();
+  backlogFirstByte_ = 0;
+  backlogHistlen_ = 0;
+  streamDb_ = -1;
+  noReplicasSinceMs_ = nowMs();
+  data_.clear();
+  dirty_ = 0;
+  lastSaveMs_ = nowMs();
+  aofPending_.clear();
+  aofFlushAll_ = false;
+  failoverState_ = FailoverState::None;
+  pausedWrites_.clear();
+  link_ = MasterLink{};
+  masterHost_.clear();
+  masterPort_ = 0;
+  loadFromDisk();
+  record(fmt::format("started run_id={} keys={}", runId_, data_.size()));
+  const std::string& replicaof = config_.str("replicaof");
+  if (!replicaof.empty()) {
+    const auto sp = replicaof.find(' ');
+    if (sp != std::string::npos) {
+      auto p = parseInt(replicaof.substr(sp + 1));
+      if (p) {
+        masterHost_ = replicaof.substr(0, sp);
+        masterPort_ = static_cast<int>(*p);
+        link_.state = LinkState::Connect;
+        link_.stateSinceMs = nowMs();
+        // A replica restarted from an RDB that holds its replication info can resume
+        // with a partial resync.
+        if (!disk_.rdbReplId.empty() && disk_.rdbReplOffset >= 0 && disk_.rdb && !config_.flag("appendonly")) {
+          replId_ = disk_.rdbReplId;
+          replOffset_ = disk_.rdbReplOffset;
+        }
+      }
+    }
+  }
+  cron();  // the first replicationCron runs right away (a replica connects at once)
+}
+
+void RedisNode::onDown() {
+  record("process exited");
+  clients_.clear();
+  channels_.clear();
+  replicas_.clear();
+  data_.clear();
+  backlog_.clear();
+  aofPending_.clear();
+  pausedWrites_.clear();
+  link_ = MasterLink{};
+  fullSyncScheduled_ = false;
+  cronTimer_ = 0;
+}
+
+void RedisNode::shutdown() {
+  if (state() != State::Running) {
+    crash();
+    return;
+  }
+  if (!config_.str("save").empty()) saveRdb();
+  if (config_.flag("appendonly")) persistCron();  // fsync what is pending
+  record("shutdown");
+  crash();
+}
+
+void RedisNode::scheduleCron() {
+  cronTimer_ = after(milliseconds(1000), [this] { cron(); });
+}
+
+void RedisNode::cron() {
+  if (!isMaster()) replicaCron();
+  masterCron();
+  failoverCron();
+  persistCron();
+  scheduleCron();
+}
+
+// ---------------------------------------------------------------------------------------
+// connections and dispatch
+
+void RedisNode::onAccept(ConnId c) {
+  Client cl;
+  cl.peer = fabric().peerIp(c);
+  clients_.emplace(c, std::move(cl));
+  ++statConnections_;
+}
+
+void RedisNode::onPeerClosed(ConnId c) {
+  auto it = clients_.find(c);
+  if (it == clients_.end()) return;
+  for (const auto& ch : it->second.channels) {
+    auto cit = channels_.find(ch);
+    if (cit != channels_.end()) {
+      cit->second.erase(c);
+      if (cit->second.empty()) channels_.erase(cit);
+    }
+  }
+  clients_.erase(it);
+  if (replicas_.count(c)) dropReplica(c);
+}
+
+void RedisNode::replyTo(ConnId c, RequestId r, RedisReply reply) {
+  if (c != 0) fabric().reply(c, r, std::move(reply));
+}
+
+void RedisNode::onRequest(ConnId c, RequestId r, Argv argv) {
+  auto it = clients_.find(c);
+  if (it == clients_.end()) {  // accepted while we were hung, before onAccept ran
+    onAccept(c);
+    it = clients_.find(c);
+  }
+  bool deferred = false;
+  RedisReply reply = dispatch(it->second, c, r, argv, &deferred);
+  if (!deferred) replyTo(c, r, std::move(reply));
+}
+
+RedisReply RedisNode::executeAdmin(const Argv& argv, const std::string& password) {
+  Client cl;
+  bool deferred = false;
+  if (!password.empty()) (void)dispatch(cl, 0, 0, {"AUTH", password}, &deferred);
+  deferred = false;
+  return dispatch(cl, 0, 0, argv, &deferred);
+}
+
+const std::map<std::string, RedisNode::Command>& RedisNode::commandTable() {
+  static const std::map<std::string, Command> table = {
+      {"ping", {&RedisNode::cmdPing, -1, kStaleOk | kPubSubOk}},
+      {"echo", {&RedisNode::cmdEcho, 2, kStaleOk}},
+      {"auth", {&RedisNode::cmdAuth, -2, kNoAuth | kLoadingOk | kStaleOk | kPubSubOk}},
+      {"set", {&RedisNode::cmdSet, -3, kWrite}},
+      {"get", {&RedisNode::cmdGet, 2, 0}},
+      {"del", {&RedisNode::cmdDel, -2, kWrite}},
+      {"exists", {&RedisNode::cmdExists, -2, 0}},
+      {"incr", {&RedisNode::cmdIncr, 2, kWrite}},
+      {"dbsize", {&RedisNode::cmdDbsize, 1, 0}},
+      {"flushall", {&RedisNode::cmdFlushall, -1, kWrite}},
+      {"flushdb", {&RedisNode::cmdFlushall, -1, kWrite}},
+      {"select", {&RedisNode::cmdSelect, 2, kLoadingOk | kStaleOk}},
+      {"info", {&RedisNode::cmdInfo, -1, kLoadingOk | kStaleOk}},
+      {"role", {&RedisNode::cmdRole, 1, kLoadingOk | kStaleOk}},
+      {"config", {&RedisNode::cmdConfig, -2, kLoadingOk | kStaleOk}},
+      {"client", {&RedisNode::cmdClient, -2, kLoadingOk | kStaleOk}},
+      {"multi", {&RedisNode::cmdMulti, 1, kLoadingOk | kStaleOk}},
+      {"exec", {&RedisNode::cmdExec, 1, kLoadingOk | kStaleOk}},
+      {"discard", {&RedisNode::cmdDiscard, 1, kLoadingOk | kStaleOk}},
+      {"publish", {&RedisNode::cmdPublish, 3, kLoadingOk | kStaleOk}},
+      {"subscribe", {&RedisNode::cmdSubscribe, -2, kPubSubOk | kLoadingOk | kStaleOk | kNoMulti}},
+      {"unsubscribe", {&RedisNode::cmdUnsubscribe, -1, kPubSubOk | kLoadingOk | kStaleOk | kNoMulti}},
+      {"save", {&RedisNode::cmdSave, 1, kNoMulti}},
+      {"bgsave", {&RedisNode::cmdSave, -1, 0}},
+      {"shutdown", {&RedisNode::cmdShutdown, -1, kLoadingOk | kStaleOk | kNoMulti}},
+      {"quit", {&RedisNode::cmdQuit, -1, kNoAuth | kLoadingOk | kStaleOk | kPubSubOk}},
+      {"replconf", {&RedisNode::cmdReplconf, -1, kLoadingOk | kStaleOk}},
+      {"psync", {&RedisNode::cmdPsync, -3, kNoMulti}},
+      {"replicaof", {&RedisNode::cmdReplicaof, 3, kLoadingOk | kStaleOk}},
+      {"slaveof", {&RedisNode::cmdReplicaof, 3, kLoadingOk | kStaleOk}},
+      {"failover", {&RedisNode::cmdFailover, -1, kNoMulti}},
+  };
+  return table;
+}
+
+RedisReply RedisNode::dispatch(Client& cl, ConnId c, RequestId r, const Argv& argv, bool* deferred) {
+  ++statCommands_;
+  if (argv.empty()) return RedisReply::error("ERR empty command");
+  const std::string name = lower(argv[0]);
+  const auto& table = commandTable();
+  auto it = table.find(name);
+  if (it == table.end()) {
+    if (cl.inMulti) cl.multiError = true;
+    return errUnknownCommand(argv);
+  }
+  const Command& cmd = it->second;
+  const int argc = static_cast<int>(argv.size());
+  if ((cmd.arity > 0 && argc != cmd.arity) || (cmd.arity < 0 && argc < -cmd.arity)) {
+    if (cl.inMulti) cl.multiError = true;
+    return errArity(name);
+  }
+  const bool needsAuth = !config_.str("requirepass").empty();
+  if (needsAuth && !cl.authed && !(cmd.flags & kNoAuth)) {
+    if (cl.inMulti) cl.multiError = true;
+    return RedisReply::error("NOAUTH Authentication required.");
+  }
+  if (!cl.channels.empty() && !(cmd.flags & kPubSubOk)) {
+    return RedisReply::error("ERR Can't execute '" + name +
+                             "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are "
+                             "allowed in this context");
+  }
+  const bool write = (cmd.flags & kWrite) != 0;
+  auto reject = [&](const char* text) {
+    if (cl.inMulti) cl.multiError = true;
+    return RedisReply::error(text);
+  };
+  if (write && !isMaster() && config_.flag("replica-read-only"))
+    return reject("READONLY You can't write against a read only replica.");
+  if (!isMaster() && link_.state != LinkState::Connected && !config_.flag("replica-serve-stale-data") &&
+      !(cmd.flags & kStaleOk))
+    return reject("MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to 'no'.");
+  if (loading() && !(cmd.flags & kLoadingOk)) return reject("LOADING Redis is loading the dataset in memory");
+  if (write && isMaster() && config_.integer("min-replicas-to-write") > 0 &&
+      config_.integer("min-replicas-max-lag") > 0 && goodReplicas_ < config_.integer("min-replicas-to-write"))
+    return reject("NOREPLICAS Not enough good replicas to write.");
+  if (cl.inMulti && name != "exec" && name != "discard" && name != "multi") {
+    if (cmd.flags & kNoMulti) {
+      cl.multiError = true;
+      return RedisReply::error("ERR Command not allowed inside a transaction");
+    }
+    cl.queued.push_back(argv);
+    return RedisReply::status("QUEUED");
+  }
+  if (write && failoverState_ != FailoverState::None && c != 0) {
+    // FAILOVER pauses writers until it ends; they then get the new role's answer.
+    pausedWrites_.push_back({c, r, argv});
+    *deferred = true;
+    return {};
+  }
+  return (this->*cmd.fn)(cl, c, r, argv, deferred);
+}
+
+RedisReply RedisNode::execCommand(Client& cl, ConnId c, RequestId r, const Argv& argv, bool* deferred) {
+  const auto& table = commandTable();
+  auto it = table.find(lower(argv[0]));
+  if (it == table.end()) return errUnknownCommand(argv);
+  return (this->*(it->second.fn))(cl, c, r, argv, deferred);
+}
+
+}  // namespace kun::redissim

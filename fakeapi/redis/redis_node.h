@@ -1,0 +1,288 @@
+#pragma once
+// A simulated redis-server 7.0: one process on ip:port with its dataset, its
+// configuration, its replication state (as master and as replica) and the commands the
+// operator, Sentinel and the checks use, answering as Redis answers.
+//
+// Replication follows Redis: a replica handshakes (PING, AUTH masterauth, REPLCONF,
+// PSYNC replid offset), the master answers +CONTINUE from its backlog or +FULLRESYNC (a
+// diskless transfer after repl-diskless-sync-delay); writes are acknowledged to the
+// client first and streamed to replicas afterwards, so a crash or partition loses what
+// has not reached them. A demoted master that diverged is resynced in full and its own
+// writes are discarded. See FIDELITY.md for what is simplified.
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/runtime/random.h"
+#include "fakeapi/redis/redis_config.h"
+#include "fakeapi/redis/sim_process.h"
+
+namespace kun::redissim {
+
+using Dataset = std::map<std::string, std::string>;
+
+// What the node's volume holds across restarts.
+struct RedisDisk {
+  std::optional<Dataset> rdb;           // last RDB snapshot
+  std::string rdbReplId;                // replication info saved in the RDB
+  std::int64_t rdbReplOffset = -1;
+  std::optional<Dataset> aof;           // the append-only file, as of its last fsync
+  std::optional<std::map<std::string, std::string>> rewrittenConfig;  // CONFIG REWRITE
+  bool empty() const { return !rdb && !aof && !rewrittenConfig; }
+};
+
+struct RedisNodeOptions {
+  std::string ip;
+  int port = 6379;
+  // redis.conf directives, applied at every boot (e.g. {"replicaof", "10.0.0.1 6379"}).
+  std::vector<std::pair<std::string, std::string>> config;
+  // A PersistentVolumeClaim: the disk outlives the pod. With emptyDir it survives only a
+  // container restart. Informational here; RedisSim::recreateRedis honours it.
+  bool persistentVolume = false;
+  RedisDisk disk;                        // what the volume already holds
+  Duration bootDelay = milliseconds(50); // exec -> listening
+  bool startNow = true;
+};
+
+class RedisNode final : public SimProcess {
+ public:
+  RedisNode(Fabric& fabric, Random rng, RedisNodeOptions opts, Trace* trace = nullptr);
+  ~RedisNode() override;
+
+  RedisEndpoint endpoint() const { return {ip(), port_}; }
+  std::string traceName() const override;
+
+  // Graceful stop (SIGTERM): saves an RDB when save points are set, then exits.
+  void shutdown();
+  RedisReply executeAdmin(const Argv& argv, const std::string& password) override;
+
+  // --- inspection for tests, checkers and the kubelet (not through the network) -------
+  bool isMaster() const { return masterHost_.empty(); }
+  bool loading() const;
+  const std::string& runId() const { return runId_; }
+  const std::string& replId() const { return replId_; }
+  std::int64_t replOffset() const { return replOffset_; }
+  std::string masterHost() const { return masterHost_; }
+  int masterPort() const { return masterPort_; }
+  bool masterLinkUp() const { return link_.state == LinkState::Connected; }
+  std::size_t connectedReplicas() const;
+  const Dataset& data() const { return data_; }
+  const RedisConfig& config() const { return config_; }
+  RedisDisk& disk() { return disk_; }
+  RedisDisk takeDisk();
+  void wipeDisk() { disk_ = RedisDisk{}; }
+  bool persistentVolume() const { return persistentVolume_; }
+  const RedisNodeOptions& options() const { return opts_; }
+  void setPersistentVolume(bool v) { persistentVolume_ = v; }
+  std::uint64_t fullSyncs() const { return statFullSyncs_; }
+  std::uint64_t partialSyncs() const { return statPartialOk_; }
+  // The text INFO and ROLE would return (also used by tests of their layout).
+  std::string infoText(const std::string& section);
+  RedisReply roleReply() const;
+
+ protected:
+  void onBoot() override;
+  void onDown() override;
+  void onAccept(ConnId c) override;
+  void onRequest(ConnId c, RequestId r, Argv argv) override;
+  void onPeerClosed(ConnId c) override;
+
+ private:
+  enum class LinkState { None, Connect, Connecting, Handshake, Sync, Connected };
+  struct Client {
+    NetNodeId peer = 0;
+    bool authed = false;
+    bool inMulti = false;
+    bool multiError = false;
+    std::vector<Argv> queued;
+    std::set<std::string> channels;
+    std::string name;
+    bool isReplica = false;  // this connection is a replica of ours
+    int replPort = 0;        // REPLCONF listening-port
+    std::string replIp;      // REPLCONF ip-address (replica-announce-ip)
+  };
+  struct ReplicaInfo {
+    std::string ip;
+    int port = 0;
+    enum class State { WaitBgsave, SendBulk, Online } state = State::WaitBgsave;
+    std::int64_t ackOffset = 0;
+    std::int64_t lastAckMs = 0;
+    RequestId psyncReq = 0;           // deferred +FULLRESYNC reply
+    std::vector<Argv> pendingStream;  // stream produced while the RDB is on its way
+    std::vector<std::int64_t> pendingOffsets;
+  };
+  struct BacklogEntry {
+    std::int64_t start;  // offset of its first byte
+    std::int64_t len;
+    Argv argv;
+  };
+  struct MasterLink {
+    LinkState state = LinkState::None;
+    ConnId conn = 0;
+    std::int64_t lastIoMs = 0;
+    std::int64_t downSinceMs = 0;  // 0: never lost (INFO shows -1)
+    std::int64_t stateSinceMs = 0;
+    std::uint64_t attempt = 0;     // invalidates callbacks of an abandoned handshake
+    bool failoverPsync = false;    // we are the old master of a FAILOVER
+    std::string syncReplId;        // from +FULLRESYNC, until the RDB arrives
+  };
+  using Handler = RedisReply (RedisNode::*)(Client&, ConnId, RequestId, const Argv&, bool*);
+  struct Command {
+    Handler fn;
+    int arity;  // Redis convention: > 0 exact, < 0 at least -arity
+    int flags;
+  };
+  static constexpr int kWrite = 1, kLoadingOk = 2, kNoAuth = 4, kStaleOk = 8, kPubSubOk = 16,
+                       kNoMulti = 32;
+  static const std::map<std::string, Command>& commandTable();
+
+  // dispatch (redis_node.cpp)
+  RedisReply dispatch(Client& cl, ConnId c, RequestId r, const Argv& argv, bool* deferred);
+  RedisReply execCommand(Client& cl, ConnId c, RequestId r, const Argv& argv, bool* deferred);
+  void replyTo(ConnId c, RequestId r, RedisReply reply);
+  void cron();
+  void scheduleCron();
+
+  // data and generic commands (redis_commands.cpp)
+  RedisReply cmdPing(Client&, ConnId, RequestId, const Argv&, bool*);
+  RedisReply cmdEcho(Client&, ConnId, RequestId, const Argv&, bool*);
+  RedisReply cmdAuth(Client&, ConnId, RequestId, const Argv&, bool*);
+  RedisReply cmdSet(Client&, ConnId, RequestId, const Argv&, bool*);
+  RedisReply cmdGet(Client&, ConnId, RequestId, const Argv&, bool*);
+  RedisReply cmdDel(Client&, ConnId, RequestId, const Argv&, bool*);
+  RedisReply cmdExists(Client&, ConnId, RequestId, const Argv&, bool*);
+  RedisReply cmdIncr(Client&, ConnId, RequestId, const Argv&, bool*);
+  RedisReply cmdDbsize(Client&, ConnId, RequestId, const Argv&, bool*);
+  RedisReply cmdFlushall(Client&, ConnId, RequestId, const Argv&, bool*);
+  RedisReply cmdSelect(Client&, ConnId, RequestId, const Argv&, bool*);
+  RedisReply cmdInfo(Client&, ConnId, RequestId, const Argv&, bool*);
+  RedisReply cmdRole(Client&, ConnId, RequestId, const Argv&, bool*);
+  RedisReply cmdConfig(Client&, ConnId, RequestId, const Argv&, bool*);
+  RedisReply cmdClient(Client&, ConnId, RequestId, const Argv&, bool*);
+  RedisReply cmdMulti(Client&, ConnId, RequestId, const Argv&, bool*);
+  RedisReply cmdExec(Client&, ConnId, RequestId, const Argv&, bool*);
+  RedisReply cmdDiscard(Client&, ConnId, RequestId, const Argv&, bool*);
+  RedisReply cmdPublish(Client&, ConnId, RequestId, const Argv&, bool*);
+  RedisReply cmdSubscribe(Client&, ConnId, RequestId, const Argv&, bool*);
+  RedisReply cmdUnsubscribe(Client&, ConnId, RequestId, const Argv&, bool*);
+  RedisReply cmdSave(Client&, ConnId, RequestId, const Argv&, bool*);
+  RedisReply cmdShutdown(Client&, ConnId, RequestId, const Argv&, bool*);
+  RedisReply cmdQuit(Client&, ConnId, RequestId, const Argv&, bool*);
+  // Applies a write to the dataset (clients and the replication stream alike).
+  void applyWrite(const Argv& argv);
+  void deliverPublish(const std::string& channel, const std::string& message);
+
+  // replication, master side (redis_replication_master.cpp)
+  RedisReply cmdReplconf(Client&, ConnId, RequestId, const Argv&, bool*);
+  RedisReply cmdPsync(Client&, ConnId, RequestId, const Argv&, bool*);
+  RedisReply cmdFailover(Client&, ConnId, RequestId, const Argv&, bool*);
+  void propagate(const Argv& argv);
+  void feedBacklog(const Argv& argv, std::int64_t start, std::int64_t len);
+  void createBacklog();
+  void trimBacklog();
+  void startFullSync();
+  void finishTransfer(ConnId c, std::shared_ptr<const Dataset> snapshot, std::string replid,
+                      std::int64_t offset);
+  void emit(const Argv& argv);
+  void sendStream(ConnId c, const Argv& argv, std::int64_t start);
+  void dropReplica(ConnId c);
+  void refreshGoodReplicas();
+  void masterCron();
+  void failoverCron();
+  void abortFailover(const std::string& why);
+  void releasePausedWrites();
+  void shiftReplicationId();
+  std::int64_t rdbSizeBytes() const;
+
+  // replication, replica side (redis_replication_replica.cpp)
+  RedisReply cmdReplicaof(Client&, ConnId, RequestId, const Argv&, bool*);
+  void setMaster(const std::string& host, int port);
+  void unsetMaster();
+  void connectToMaster();
+  void handshakeStep(std::uint64_t attempt, int step, RedisReply reply);
+  void sendHandshake(std::uint64_t attempt, int step, Argv argv);
+  void linkLost(const std::string& why);
+  void onMasterPush(std::uint64_t attempt, RedisReply msg);
+  void replicaCron();
+  void disconnectReplicas();
+
+  // persistence (redis_persistence.cpp)
+  void loadFromDisk();
+  void saveRdb();
+  void persistCron();
+  void noteWrite(const Argv& argv);
+  void rewriteConfig();
+
+  // INFO / ROLE (redis_info.cpp)
+  std::string infoServer();
+  std::string infoReplication();
+  std::string infoPersistence();
+  std::string infoClients();
+  std::string infoMemory();
+  std::string infoStats();
+  std::string infoKeyspace();
+
+  Random rng_;
+  RedisNodeOptions opts_;
+  int port_;
+  bool persistentVolume_;
+  RedisDisk disk_;
+  RedisConfig config_;
+  std::string runId_;
+  std::int64_t bootMs_ = 0;
+  std::int64_t loadingUntilMs_ = 0;
+  Dataset data_;
+  std::map<ConnId, Client> clients_;
+  std::map<std::string, std::set<ConnId>> channels_;
+  TimerId cronTimer_ = 0;
+
+  // replication state
+  std::string replId_, replId2_;
+  std::int64_t replOffset_ = 0;
+  std::int64_t secondReplOffset_ = -1;
+  bool backlogActive_ = false;
+  std::deque<BacklogEntry> backlog_;
+  std::int64_t backlogFirstByte_ = 0;
+  std::int64_t backlogHistlen_ = 0;
+  std::int64_t noReplicasSinceMs_ = 0;
+  int streamDb_ = -1;
+  std::map<ConnId, ReplicaInfo> replicas_;
+  int goodReplicas_ = 0;
+  bool fullSyncScheduled_ = false;
+  std::int64_t lastReplPingMs_ = 0;
+  std::string masterHost_;
+  int masterPort_ = 0;
+  MasterLink link_;
+  bool psyncCached_ = false;  // we know a replid/offset worth a partial resync
+
+  // FAILOVER command
+  enum class FailoverState { None, WaitForSync, InProgress } failoverState_ = FailoverState::None;
+  std::string failoverHost_;
+  int failoverPort_ = 0;
+  std::int64_t failoverDeadlineMs_ = 0;
+  bool failoverForce_ = false;
+  struct PausedWrite {
+    ConnId conn;
+    RequestId req;
+    Argv argv;
+  };
+  std::vector<PausedWrite> pausedWrites_;
+
+  // persistence state
+  std::int64_t dirty_ = 0;
+  std::int64_t lastSaveMs_ = 0;
+  std::vector<std::pair<std::string, std::optional<std::string>>> aofPending_;
+  bool aofFlushAll_ = false;
+
+  // stats
+  std::uint64_t statCommands_ = 0, statConnections_ = 0, statFullSyncs_ = 0,
+                statPartialOk_ = 0, statPartialErr_ = 0;
+  std::uint64_t processId_;
+};
+
+}  // namespace kun::redissim

@@ -1,0 +1,86 @@
+#include "fakeapi/redis/redis_sim.h"
+
+namespace kun::redissim {
+
+RedisSim::RedisSim(EventLoop& loop, NetworkModel& net, Random rng, Trace* trace)
+    : loop_(loop), net_(net), rng_(std::move(rng)), trace_(trace), fabric_(loop, net) {}
+
+RedisSim::~RedisSim() {
+  // Processes first: they detach from the fabric.
+  admins_.clear();
+  sentinels_.clear();
+  redis_.clear();
+}
+
+Random RedisSim::forkFor(const std::string& kind, const RedisEndpoint& ep) {
+  return rng_.fork(kind + " " + ep.toString() + " #" + std::to_string(++created_));
+}
+
+RedisNode& RedisSim::addRedis(RedisNodeOptions opts) {
+  const RedisEndpoint ep{opts.ip, opts.port};
+  redis_.erase(ep);
+  auto node = std::make_unique<RedisNode>(fabric_, forkFor("redis", ep), std::move(opts), trace_);
+  RedisNode& ref = *node;
+  redis_[ep] = std::move(node);
+  return ref;
+}
+
+SentinelNode& RedisSim::addSentinel(SentinelOptions opts) {
+  const RedisEndpoint ep{opts.ip, opts.port};
+  sentinels_.erase(ep);
+  auto node = std::make_unique<SentinelNode>(fabric_, forkFor("sentinel", ep), std::move(opts), trace_);
+  SentinelNode& ref = *node;
+  sentinels_[ep] = std::move(node);
+  return ref;
+}
+
+void RedisSim::remove(const RedisEndpoint& ep) {
+  redis_.erase(ep);
+  sentinels_.erase(ep);
+}
+
+RedisNode& RedisSim::recreateRedis(const RedisEndpoint& old, const std::string& newIp) {
+  RedisNodeOptions opts;
+  auto it = redis_.find(old);
+  if (it != redis_.end()) {
+    RedisNode& n = *it->second;
+    opts.port = old.port;
+    opts.config = n.options().config;
+    opts.bootDelay = n.options().bootDelay;
+    opts.persistentVolume = n.persistentVolume();
+    if (n.persistentVolume()) opts.disk = n.takeDisk();
+    redis_.erase(it);
+  }
+  opts.ip = newIp;
+  return addRedis(std::move(opts));
+}
+
+RedisNode* RedisSim::redis(const RedisEndpoint& ep) const {
+  auto it = redis_.find(ep);
+  return it == redis_.end() ? nullptr : it->second.get();
+}
+
+SentinelNode* RedisSim::sentinel(const RedisEndpoint& ep) const {
+  auto it = sentinels_.find(ep);
+  return it == sentinels_.end() ? nullptr : it->second.get();
+}
+
+std::vector<RedisNode*> RedisSim::redisNodes() const {
+  std::vector<RedisNode*> out;
+  for (const auto& [ep, n] : redis_) out.push_back(n.get());
+  return out;
+}
+
+std::vector<SentinelNode*> RedisSim::sentinels() const {
+  std::vector<SentinelNode*> out;
+  for (const auto& [ep, n] : sentinels_) out.push_back(n.get());
+  return out;
+}
+
+SimRedisAdmin& RedisSim::admin(const std::string& clientIp) {
+  auto& a = admins_[clientIp];
+  if (!a) a = std::make_unique<SimRedisAdmin>(fabric_, clientIp, trace_);
+  return *a;
+}
+
+}  // namespace kun::redissim

@@ -1,0 +1,58 @@
+#pragma once
+// The simulated Redis world: the fabric over a network model, and the redis-server and
+// redis-sentinel processes on it, created and removed by whoever plays the cluster (a
+// test, the failover-timing run, the simulated kubelet). One Random per process, forked
+// from the world's by a name, so adding a node never perturbs another's choices.
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/runtime/random.h"
+#include "core/runtime/trace.h"
+#include "fakeapi/redis/fabric.h"
+#include "fakeapi/redis/redis_node.h"
+#include "fakeapi/redis/sentinel_node.h"
+#include "fakeapi/redis/sim_redis_admin.h"
+
+namespace kun::redissim {
+
+class RedisSim {
+ public:
+  RedisSim(EventLoop& loop, NetworkModel& net, Random rng, Trace* trace = nullptr);
+  ~RedisSim();
+
+  RedisNode& addRedis(RedisNodeOptions opts);
+  SentinelNode& addSentinel(SentinelOptions opts);
+  // The pod is gone: its process object is destroyed (connections reset).
+  void remove(const RedisEndpoint& ep);
+  // A pod recreated at newIp: the old process goes, a new one starts there, with the old
+  // disk when the volume is persistent (a PVC) and empty otherwise (emptyDir).
+  RedisNode& recreateRedis(const RedisEndpoint& old, const std::string& newIp);
+
+  RedisNode* redis(const RedisEndpoint& ep) const;
+  SentinelNode* sentinel(const RedisEndpoint& ep) const;
+  std::vector<RedisNode*> redisNodes() const;
+  std::vector<SentinelNode*> sentinels() const;
+
+  SimRedisAdmin& admin(const std::string& clientIp);
+  Fabric& fabric() { return fabric_; }
+  NetworkModel& net() { return net_; }
+  EventLoop& loop() { return loop_; }
+  Trace* trace() const { return trace_; }
+
+ private:
+  Random forkFor(const std::string& kind, const RedisEndpoint& ep);
+
+  EventLoop& loop_;
+  NetworkModel& net_;
+  Random rng_;
+  Trace* trace_;
+  Fabric fabric_;
+  std::uint64_t created_ = 0;
+  std::map<RedisEndpoint, std::unique_ptr<RedisNode>> redis_;
+  std::map<RedisEndpoint, std::unique_ptr<SentinelNode>> sentinels_;
+  std::map<std::string, std::unique_ptr<SimRedisAdmin>> admins_;
+};
+
+}  // namespace kun::redissim

@@ -1,0 +1,463 @@
+// The commands a Sentinel answers (PING, INFO, ROLE, SENTINEL ..., the hello PUBLISH,
+// SUBSCRIBE to its event channels), with replies shaped as redis-sentinel 7.0 shapes them:
+// instances as flat field/value arrays of bulk strings, errors worded as it words them.
+#include <fmt/format.h>
+
+#include "fakeapi/redis/resp.h"
+#include "fakeapi/redis/sentinel_node.h"
+
+namespace kun::redissim {
+
+namespace {
+const char* kHelloChannel = "__sentinel__:hello";
+}
+
+void SentinelNode::onAccept(ConnId c) { clients_.emplace(c, Client{}); }
+
+void SentinelNode::onPeerClosed(ConnId c) {
+  auto it = clients_.find(c);
+  if (it == clients_.end()) return;
+  for (const auto& ch : it->second.channels) {
+    auto cit = channels_.find(ch);
+    if (cit != channels_.end()) {
+      cit->second.erase(c);
+      if (cit->second.empty()) channels_.erase(cit);
+    }
+  }
+  clients_.erase(it);
+}
+
+void SentinelNode::onRequest(ConnId c, RequestId r, Argv argv) {
+  auto it = clients_.find(c);
+  if (it == clients_.end()) it = clients_.emplace(c, Client{}).first;
+  fabric().reply(c, r, dispatch(it->second, c, argv));
+}
+
+RedisReply SentinelNode::executeAdmin(const Argv& argv, const std::string&) {
+  // Sentinel here has no requirepass: a client's AUTH fails and changes nothing.
+  Client cl;
+  return dispatch(cl, 0, argv);
+}
+
+RedisReply SentinelNode::dispatch(Client& cl, ConnId c, const Argv& argv) {
+  if (argv.empty()) return RedisReply::error("ERR empty command");
+  const std::string cmd = lower(argv[0]);
+  if (!cl.channels.empty() && cmd != "subscribe" && cmd != "unsubscribe" && cmd != "ping" && cmd != "quit")
+    return RedisReply::error("ERR Can't execute '" + cmd +
+                             "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in "
+                             "this context");
+  if (cmd == "ping") {
+    if (argv.size() > 2) return errArity("ping");
+    return argv.size() == 2 ? RedisReply::bulk(argv[1]) : RedisReply::status("PONG");
+  }
+  if (cmd == "sentinel") {
+    if (argv.size() < 2) return errArity("sentinel");
+    return sentinelCommand(argv);
+  }
+  if (cmd == "info") return RedisReply::bulk(infoText(argv.size() >= 2 ? lower(argv[1]) : "default"));
+  if (cmd == "role") {
+    if (argv.size() != 1) return errArity("role");
+    std::vector<std::string> names;
+    for (const auto& [n, m] : masters_) names.push_back(n);
+    return RedisReply::array({RedisReply::bulk("sentinel"), bulkArray(names)});
+  }
+  if (cmd == "publish") {
+    if (argv.size() != 3) return errArity("publish");
+    if (argv[1] != kHelloChannel) return RedisReply::error("ERR Only HELLO messages are accepted by Sentinel instances.");
+    processHello(argv[2]);
+    return intReply(1);
+  }
+  if (cmd == "subscribe" || cmd == "psubscribe") {
+    if (argv.size() < 2) return errArity(cmd);
+    RedisReply first;
+    for (std::size_t i = 1; i < argv.size(); ++i) {
+      cl.channels.insert(argv[i]);
+      if (c != 0) channels_[argv[i]].insert(c);
+      RedisReply conf = RedisReply::array({RedisReply::bulk(cmd), RedisReply::bulk(argv[i]),
+                                           intReply(static_cast<std::int64_t>(cl.channels.size()))});
+      if (i == 1) first = conf;
+      else if (c != 0) fabric().push(c, conf);
+    }
+    return first;
+  }
+  if (cmd == "unsubscribe") {
+    for (const auto& ch : cl.channels) {
+      auto it = channels_.find(ch);
+      if (it != channels_.end()) it->second.erase(c);
+    }
+    cl.channels.clear();
+    return RedisReply::array({RedisReply::bulk("unsubscribe"), RedisReply::nil(), intReply(0)});
+  }
+  if (cmd == "auth")
+    return RedisReply::error(
+        "ERR AUTH <password> called without any password configured for the default user. Are you sure your "
+        "configuration is correct?");
+  if (cmd == "client") {
+    if (argv.size() >= 2 && iequals(argv[1], "setname")) return ok();
+    if (argv.size() >= 2 && iequals(argv[1], "kill")) return intReply(0);
+    return ok();
+  }
+  if (cmd == "shutdown") {
+    after(Duration{0}, [this] { crash(); });
+    return ok();
+  }
+  return errUnknownCommand(argv);
+}
+
+RedisReply SentinelNode::instanceReply(const Instance& ri) const {
+  const std::int64_t now = nowMs();
+  std::vector<std::string> f;
+  auto add = [&f](std::string k, std::string v) {
+    f.push_back(std::move(k));
+    f.push_back(std::move(v));
+  };
+  auto num = [](std::int64_t v) { return std::to_string(v); };
+  add("name", ri.name);
+  add("ip", ri.host);
+  add("port", num(ri.port));
+  add("runid", ri.runid);
+  std::string flags;
+  auto flag = [&flags](bool on, const char* s) {
+    if (on) flags += std::string(s) + ",";
+  };
+  flag(ri.flags & kSDown, "s_down");
+  flag(ri.flags & kODown, "o_down");
+  flag(ri.flags & kMaster, "master");
+  flag(ri.flags & kSlave, "slave");
+  flag(ri.flags & kSentinel, "sentinel");
+  flag(ri.link.disconnected, "disconnected");
+  flag(ri.flags & kMasterDown, "master_down");
+  flag(ri.flags & kFailoverInProgress, "failover_in_progress");
+  flag(ri.flags & kPromoted, "promoted");
+  flag(ri.flags & kReconfSent, "reconf_sent");
+  flag(ri.flags & kReconfInprog, "reconf_inprog");
+  flag(ri.flags & kReconfDone, "reconf_done");
+  flag(ri.flags & kForceFailover, "force_failover");
+  if (!flags.empty()) flags.pop_back();
+  add("flags", flags);
+  add("link-pending-commands", num(ri.link.pendingCommands));
+  add("link-refcount", "1");
+  if (ri.flags & kFailoverInProgress) {
+    static const char* kStates[] = {"none",           "wait_start",    "select_slave", "send_slaveof_noone",
+                                    "wait_promotion", "reconf_slaves", "update_config"};
+    add("failover-state", kStates[ri.failoverState]);
+  }
+  add("last-ping-sent", num(ri.link.actPingTime ? now - ri.link.actPingTime : 0));
+  add("last-ok-ping-reply", num(now - ri.link.lastAvailTime));
+  add("last-ping-reply", num(now - ri.link.lastPongTime));
+  if (ri.flags & kSDown) add("s-down-time", num(now - ri.sDownSince));
+  if (ri.flags & kODown) add("o-down-time", num(now - ri.oDownSince));
+  add("down-after-milliseconds", num(ri.downAfter));
+  if (ri.flags & (kMaster | kSlave)) {
+    add("info-refresh", num(ri.infoRefresh ? now - ri.infoRefresh : 0));
+    add("role-reported", ri.roleReported == kMaster ? "master" : "slave");
+    add("role-reported-time", num(now - ri.roleReportedTime));
+  }
+  if (ri.flags & kMaster) {
+    add("config-epoch", num(static_cast<std::int64_t>(ri.configEpoch)));
+    add("num-slaves", num(static_cast<std::int64_t>(ri.slaves.size())));
+    add("num-other-sentinels", num(static_cast<std::int64_t>(ri.sentinels.size())));
+    add("quorum", num(ri.quorum));
+    add("failover-timeout", num(ri.failoverTimeout));
+    add("parallel-syncs", num(ri.parallelSyncs));
+  }
+  if (ri.flags & kSlave) {
+    add("master-link-down-time", num(ri.masterLinkDownTime));
+    add("master-link-status", ri.slaveMasterLinkUp ? "ok" : "err");
+    add("master-host", ri.slaveMasterHost.empty() ? "?" : ri.slaveMasterHost);
+    add("master-port", num(ri.slaveMasterPort));
+    add("slave-priority", num(ri.slavePriority));
+    add("slave-repl-offset", num(ri.slaveReplOffset));
+    add("replica-announced", num(ri.replicaAnnounced));
+  }
+  if (ri.flags & kSentinel) {
+    add("last-hello-message", num(now - ri.lastHelloTime));
+    add("voted-leader", ri.leader.empty() ? "?" : ri.leader);
+    add("voted-leader-epoch", num(static_cast<std::int64_t>(ri.leaderEpoch)));
+  }
+  return bulkArray(f);
+}
+
+RedisReply SentinelNode::instancesReply(const std::map<std::string, std::unique_ptr<Instance>>& d) const {
+  std::vector<RedisReply> out;
+  for (const auto& [k, ri] : d) {
+    if ((ri->flags & kSlave) && !ri->replicaAnnounced) continue;
+    out.push_back(instanceReply(*ri));
+  }
+  return RedisReply::array(std::move(out));
+}
+
+RedisReply SentinelNode::sentinelCommand(const Argv& argv) {
+  const std::string sub = lower(argv[1]);
+  const std::size_t argc = argv.size();
+  auto arity = [&sub] { return errArity("sentinel|" + sub); };
+  auto noSuch = [] { return RedisReply::error("ERR No such master with that name"); };
+  if (sub == "masters") {
+    if (argc != 2) return arity();
+    return instancesReply(masters_);
+  }
+  if (sub == "master") {
+    if (argc != 3) return arity();
+    Instance* m = masterByName(argv[2]);
+    return m ? instanceReply(*m) : noSuch();
+  }
+  if (sub == "replicas" || sub == "slaves") {
+    if (argc != 3) return arity();
+    Instance* m = masterByName(argv[2]);
+    return m ? instancesReply(m->slaves) : noSuch();
+  }
+  if (sub == "sentinels") {
+    if (argc != 3) return arity();
+    Instance* m = masterByName(argv[2]);
+    return m ? instancesReply(m->sentinels) : noSuch();
+  }
+  if (sub == "myid" && argc == 2) return RedisReply::bulk(myid_);
+  if (sub == "is-master-down-by-addr") {
+    if (argc != 6) return arity();
+    auto port = parseInt(argv[3]);
+    auto epoch = parseInt(argv[4]);
+    if (!port || !epoch) return RedisReply::error("ERR value is not an integer or out of range");
+    Instance* m = masterByAddr(argv[2], static_cast<int>(*port));
+    const bool isdown = !tilt_ && m && (m->flags & kSDown) && (m->flags & kMaster);
+    std::string leader;
+    std::uint64_t leaderEpoch = 0;
+    if (m && argv[5] != "*") leader = voteLeader(*m, static_cast<std::uint64_t>(*epoch), argv[5], &leaderEpoch);
+    return RedisReply::array({intReply(isdown ? 1 : 0), RedisReply::bulk(leader.empty() ? "*" : leader),
+                              intReply(static_cast<std::int64_t>(leaderEpoch))});
+  }
+  if (sub == "reset") {
+    if (argc != 3) return arity();
+    return intReply(resetByPattern(argv[2]));
+  }
+  if (sub == "get-master-addr-by-name") {
+    if (argc != 3) return arity();
+    Instance* m = masterByName(argv[2]);
+    if (!m) return RedisReply::nil();
+    auto [h, p] = currentMasterAddress(*m);
+    return bulkArray({h, std::to_string(p)});
+  }
+  if (sub == "failover") {
+    if (argc != 3) return arity();
+    Instance* m = masterByName(argv[2]);
+    if (!m) return noSuch();
+    if (m->flags & kFailoverInProgress) return RedisReply::error("INPROG Failover already in progress");
+    if (!selectSlave(*m)) return RedisReply::error("NOGOODSLAVE No suitable replica to promote");
+    record("Executing user requested FAILOVER of '" + m->name + "'");
+    startFailover(*m);
+    m->flags |= kForceFailover;
+    return ok();
+  }
+  if (sub == "monitor") {
+    if (argc != 6) return arity();
+    auto quorum = parseInt(argv[5]);
+    if (!quorum) return RedisReply::error("ERR Invalid quorum");
+    auto port = parseInt(argv[4]);
+    if (!port) return RedisReply::error("ERR Invalid port");
+    if (*quorum <= 0) return RedisReply::error("ERR Quorum must be 1 or greater.");
+    // Without resolve-hostnames only an IPv4/IPv6 literal is accepted.
+    const std::string& host = argv[3];
+    bool ipLiteral = !host.empty();
+    for (char ch : host)
+      if (!(std::isdigit(static_cast<unsigned char>(ch)) || ch == '.' || ch == ':' || std::isxdigit(static_cast<unsigned char>(ch))))
+        ipLiteral = false;
+    if (!ipLiteral) return RedisReply::error("ERR Invalid IP address or hostname specified");
+    if (*port <= 0 || *port > 65535) return RedisReply::error("ERR Invalid port number.");
+    if (masterByName(argv[2])) return RedisReply::error("ERR Duplicate master name.");
+    Instance* m = createInstance(argv[2], kMaster, host, static_cast<int>(*port), static_cast<int>(*quorum), nullptr);
+    if (!m) return RedisReply::error("ERR Duplicate master name.");
+    m->failoverTimeout = 180000;
+    event("+monitor", m, fmt::format("quorum {}", m->quorum));
+    return ok();
+  }
+  if (sub == "remove") {
+    if (argc != 3) return arity();
+    Instance* m = masterByName(argv[2]);
+    if (!m) return noSuch();
+    event("-monitor", m);
+    resetMaster(*m, false, false);
+    closeCc(*m);
+    closePc(*m);
+    byUid_.erase(m->uid);
+    masters_.erase(argv[2]);
+    return ok();
+  }
+  if (sub == "ckquorum") {
+    if (argc != 3) return arity();
+    Instance* m = masterByName(argv[2]);
+    if (!m) return noSuch();
+    int usable = 1;
+    const int voters = static_cast<int>(m->sentinels.size()) + 1;
+    for (const auto& [k, s] : m->sentinels)
+      if (!(s->flags & (kSDown | kODown))) ++usable;
+    const bool noQuorum = usable < m->quorum;
+    const bool noAuth = usable < voters / 2 + 1;
+    if (!noQuorum && !noAuth)
+      return RedisReply::status(fmt::format("OK {} usable Sentinels. Quorum and failover authorization can be reached", usable));
+    std::string e = fmt::format("NOQUORUM {} usable Sentinels. ", usable);
+    if (noQuorum) e += "Not enough available Sentinels to reach the specified quorum for this master";
+    if (noAuth) {
+      if (noQuorum) e += ". ";
+      e += "Not enough available Sentinels to reach the majority and authorize a failover";
+    }
+    return RedisReply::error(e);
+  }
+  if (sub == "set") {
+    if (argc < 3) return arity();
+    return sentinelSet(argv);
+  }
+  if (sub == "flushconfig") {
+    if (argc != 2) return arity();
+    return ok();
+  }
+  if (sub == "config") {
+    if (argc == 4 && iequals(argv[2], "get")) {
+      std::vector<std::string> f;
+      for (const char* k : {"resolve-hostnames", "announce-hostnames", "announce-ip", "announce-port", "sentinel-user",
+                            "sentinel-pass"}) {
+        if (!globMatch(argv[3], k, true)) continue;
+        f.push_back(k);
+        const std::string key = k;
+        f.push_back(key == "announce-port" ? "0" : (key.find("hostnames") != std::string::npos ? "no" : ""));
+      }
+      return bulkArray(f);
+    }
+    if (argc == 5 && iequals(argv[2], "set")) return ok();
+    return RedisReply::error("ERR Only SENTINEL CONFIG GET <option> / SET <option> <value> are supported.");
+  }
+  if (sub == "debug") {
+    return bulkArray({"INFO-PERIOD", "10000", "PING-PERIOD", "1000", "ASK-PERIOD", "1000", "PUBLISH-PERIOD", "2000",
+                      "DEFAULT-DOWN-AFTER", "30000", "DEFAULT-FAILOVER-TIMEOUT", "180000", "TILT-TRIGGER", "2000",
+                      "TILT-PERIOD", "30000", "SLAVE-RECONF-TIMEOUT", "10000", "MIN-LINK-RECONNECT-PERIOD", "15000",
+                      "ELECTION-TIMEOUT", "10000", "SCRIPT-MAX-RUNTIME", "60000", "SCRIPT-RETRY-DELAY", "30000"});
+  }
+  if (sub == "simulate-failure") {
+    simCrashAfterElection_ = simCrashAfterPromotion_ = false;
+    for (std::size_t i = 2; i < argc; ++i) {
+      const std::string o = lower(argv[i]);
+      if (o == "crash-after-election") simCrashAfterElection_ = true;
+      else if (o == "crash-after-promotion") simCrashAfterPromotion_ = true;
+      else if (o == "help") return bulkArray({"crash-after-election", "crash-after-promotion"});
+      else return RedisReply::error("ERR Unknown failure simulation specified");
+    }
+    return ok();
+  }
+  if (sub == "pending-scripts") return RedisReply::array({});
+  return RedisReply::error("ERR unknown subcommand '" + argv[1] + "'. Try SENTINEL HELP.");
+}
+
+RedisReply SentinelNode::sentinelSet(const Argv& argv) {
+  Instance* m = masterByName(argv[2]);
+  if (!m) return RedisReply::error("ERR No such master with that name");
+  int changes = 0;
+  for (std::size_t j = 3; j < argv.size(); ++j) {
+    const std::string option = lower(argv[j]);
+    const std::size_t more = argv.size() - 1 - j;
+    auto badfmt = [&](std::size_t at) {
+      return RedisReply::error(fmt::format("ERR Invalid argument '{}' for SENTINEL SET '{}'", argv[at], argv[j]));
+    };
+    const std::size_t optAt = j;
+    if ((option == "down-after-milliseconds" || option == "failover-timeout" || option == "parallel-syncs" ||
+         option == "quorum") && more > 0) {
+      auto v = parseInt(argv[++j]);
+      if (!v || *v <= 0) return badfmt(j);
+      if (option == "down-after-milliseconds") {
+        m->downAfter = *v;
+        for (auto& [k, s] : m->slaves) s->downAfter = *v;
+        for (auto& [k, s] : m->sentinels) s->downAfter = *v;
+      } else if (option == "failover-timeout") {
+        m->failoverTimeout = *v;
+      } else if (option == "parallel-syncs") {
+        m->parallelSyncs = static_cast<int>(*v);
+      } else {
+        m->quorum = static_cast<int>(*v);
+      }
+      event("+set", m, fmt::format("{} {}", argv[optAt], argv[j]));
+    } else if ((option == "auth-pass" || option == "auth-user") && more > 0) {
+      const std::string& value = argv[++j];
+      if (option == "auth-pass") m->authPass = value;
+      // Links are dropped so that they reconnect with the new credentials.
+      closeCc(*m);
+      closePc(*m);
+      for (auto& [k, s] : m->slaves) {
+        closeCc(*s);
+        closePc(*s);
+      }
+      event("+set", m, fmt::format("{} {}", argv[optAt], option == "auth-pass" ? "******" : value));
+    } else if (option == "master-reboot-down-after-period" && more > 0) {
+      auto v = parseInt(argv[++j]);
+      if (!v || *v < 0) return badfmt(j);
+      event("+set", m, fmt::format("{} {}", argv[optAt], argv[j]));
+    } else if (option == "rename-command" && more > 1) {
+      j += 2;
+      event("+set", m, fmt::format("{} {} {}", argv[optAt], argv[optAt + 1], argv[optAt + 2]));
+    } else if ((option == "notification-script" || option == "client-reconfig-script") && more > 0) {
+      return RedisReply::error(
+          "ERR Reconfiguration of scripts path is denied for security reasons. Check the deny-scripts-reconfig "
+          "configuration directive in your Sentinel configuration");
+    } else {
+      return RedisReply::error("ERR Unknown option or number of arguments for SENTINEL SET '" + argv[j] + "'");
+    }
+    ++changes;
+  }
+  return ok();
+}
+
+std::string SentinelNode::infoText(const std::string& section) const {
+  const bool all = section == "default" || section == "all" || section == "everything";
+  std::string out;
+  if (all || section == "server") {
+    const std::int64_t up = (nowMs() - bootMs_) / 1000;
+    out += fmt::format(
+        "# Server\r\n"
+        "redis_version:7.0.15\r\n"
+        "redis_git_sha1:00000000\r\n"
+        "redis_git_dirty:0\r\n"
+        "redis_build_id:ae4d7c971a948f0\r\n"
+        "redis_mode:sentinel\r\n"
+        "os:Linux 5.15.0 x86_64\r\n"
+        "arch_bits:64\r\n"
+        "monotonic_clock:POSIX clock_gettime\r\n"
+        "multiplexing_api:epoll\r\n"
+        "atomicvar_api:c11-builtin\r\n"
+        "gcc_version:12.2.0\r\n"
+        "process_id:1\r\n"
+        "process_supervised:no\r\n"
+        "run_id:{}\r\n"
+        "tcp_port:{}\r\n"
+        "server_time_usec:{}\r\n"
+        "uptime_in_seconds:{}\r\n"
+        "uptime_in_days:{}\r\n"
+        "hz:10\r\n"
+        "configured_hz:10\r\n"
+        "executable:/usr/bin/redis-sentinel\r\n"
+        "config_file:/etc/redis/sentinel.conf\r\n"
+        "io_threads_active:0\r\n",
+        runId_, port_, wallMicros(), up, up / 86400);
+  }
+  if (all || section == "clients") {
+    if (!out.empty()) out += "\r\n";
+    out += fmt::format("# Clients\r\nconnected_clients:{}\r\n", clients_.size());
+  }
+  if (all || section == "sentinel") {
+    if (!out.empty()) out += "\r\n";
+    out += fmt::format(
+        "# Sentinel\r\n"
+        "sentinel_masters:{}\r\n"
+        "sentinel_tilt:{}\r\n"
+        "sentinel_tilt_since_seconds:{}\r\n"
+        "sentinel_running_scripts:0\r\n"
+        "sentinel_scripts_queue_length:0\r\n"
+        "sentinel_simulate_failure_flags:{}\r\n",
+        masters_.size(), tilt_ ? 1 : 0, tilt_ ? (nowMs() - tiltStart_) / 1000 : -1,
+        (simCrashAfterElection_ ? 1 : 0) | (simCrashAfterPromotion_ ? 2 : 0));
+    int i = 0;
+    for (const auto& [n, m] : masters_) {
+      const char* status = (m->flags & kODown) ? "odown" : (m->flags & kSDown) ? "sdown" : "ok";
+      out += fmt::format("master{}:name={},status={},address={}:{},slaves={},sentinels={}\r\n", i++, n, status,
+                         m->host, m->port, m->slaves.size(), m->sentinels.size() + 1);
+    }
+  }
+  return out;
+}
+
+}  // namespace kun::redissim

@@ -1,0 +1,569 @@
+// Sentinel's monitoring half: the timer, links (a command connection to every instance,
+// a pub/sub connection to masters and replicas), PING / INFO / hello, SDOWN and ODOWN,
+// what INFO tells it, and what hello messages tell it.
+#include <fmt/format.h>
+
+#include "fakeapi/redis/resp.h"
+#include "fakeapi/redis/sentinel_node.h"
+
+namespace kun::redissim {
+
+namespace {
+constexpr std::int64_t kInfoPeriod = 10000;
+constexpr std::int64_t kPingPeriod = 1000;
+constexpr std::int64_t kAskPeriod = 1000;
+constexpr std::int64_t kPublishPeriod = 2000;
+constexpr std::int64_t kTiltTrigger = 2000;
+constexpr std::int64_t kTiltPeriod = kPingPeriod * 30;
+constexpr std::int64_t kMinLinkReconnectPeriod = 15000;
+constexpr int kMaxPendingCommands = 100;
+const char* kHelloChannel = "__sentinel__:hello";
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  std::size_t pos = 0;
+  while (true) {
+    std::size_t e = s.find(sep, pos);
+    out.push_back(s.substr(pos, e == std::string::npos ? std::string::npos : e - pos));
+    if (e == std::string::npos) break;
+    pos = e + 1;
+  }
+  return out;
+}
+}  // namespace
+
+// --- the timer -----------------------------------------------------------------------------
+
+void SentinelNode::scheduleTimer() {
+  // Sentinel changes its timer frequency on every run (10..19 Hz) so that sentinels
+  // started together drift apart and do not keep asking for votes at the same moment.
+  const std::int64_t hz = 10 + static_cast<std::int64_t>(rng_.below(10));
+  after(milliseconds(1000 / hz), [this] { timer(); });
+}
+
+void SentinelNode::timer() {
+  checkTilt();
+  handleAll();
+  scheduleTimer();
+}
+
+void SentinelNode::checkTilt() {
+  const std::int64_t now = nowMs();
+  const std::int64_t delta = now - previousTime_;
+  if (delta < 0 || delta > kTiltTrigger) {
+    tilt_ = true;
+    tiltStart_ = now;
+    event("+tilt", nullptr, "#tilt mode entered");
+  }
+  previousTime_ = now;
+}
+
+void SentinelNode::handleAll() {
+  Instance* switchTo = nullptr;
+  for (auto& [name, m] : masters_) {
+    handleInstance(*m);
+    for (auto& [k, s] : m->slaves) handleInstance(*s);
+    for (auto& [k, s] : m->sentinels) handleInstance(*s);
+    if (m->failoverState == kUpdateConfig) switchTo = m.get();
+  }
+  if (switchTo) switchToPromoted(*switchTo);
+}
+
+void SentinelNode::handleInstance(Instance& ri) {
+  reconnect(ri);
+  sendPeriodic(ri);
+  if (tilt_) {
+    if (nowMs() - tiltStart_ < kTiltPeriod) return;
+    tilt_ = false;
+    event("-tilt", nullptr, "#tilt mode exited");
+  }
+  checkSdown(ri);
+  if (ri.flags & kMaster) {
+    checkOdown(ri);
+    if (startFailoverIfNeeded(ri)) askOthers(ri, true);
+    failoverStateMachine(ri);
+    askOthers(ri, false);
+  }
+}
+
+// --- links -----------------------------------------------------------------------------------
+
+void SentinelNode::closeCc(Instance& ri) {
+  if (ri.link.cc == 0) return;
+  fabric().close(ri.link.cc);
+  ri.link.cc = 0;
+  ++ri.link.ccGen;
+  ri.link.pendingCommands = 0;
+  ri.link.disconnected = true;
+}
+
+void SentinelNode::closePc(Instance& ri) {
+  if (ri.link.pc == 0) return;
+  fabric().close(ri.link.pc);
+  ri.link.pc = 0;
+  ++ri.link.pcGen;
+  ri.link.disconnected = true;
+}
+
+void SentinelNode::send(Instance& ri, Argv argv, std::function<void(Instance&, RedisReply)> onReply) {
+  if (ri.link.cc == 0) return;
+  ++ri.link.pendingCommands;
+  const std::uint64_t uid = ri.uid, gen = ri.link.ccGen;
+  fabric().request(ri.link.cc, std::move(argv), [this, uid, gen, onReply = std::move(onReply)](RedisReply r) {
+    Instance* x = byUid(uid);
+    if (!x || x->link.ccGen != gen || x->link.cc == 0) return;
+    --x->link.pendingCommands;
+    if (onReply) onReply(*x, std::move(r));
+  });
+}
+
+void SentinelNode::sendAuthIfNeeded(Instance& ri, ConnId conn) {
+  const std::string& pass = (ri.flags & kMaster) ? ri.authPass : (ri.flags & kSlave) ? ri.master->authPass : std::string();
+  if (pass.empty()) return;
+  if (conn == ri.link.cc) {
+    send(ri, {"AUTH", pass}, nullptr);
+  } else {
+    ++ri.link.pendingCommands;
+    fabric().request(conn, {"AUTH", pass}, nullptr);
+  }
+}
+
+void SentinelNode::reconnect(Instance& ri) {
+  Link& link = ri.link;
+  if (!link.disconnected || ri.port == 0) return;
+  const std::int64_t now = nowMs();
+  if (now - link.lastReconnTime < kPingPeriod) return;
+  link.lastReconnTime = now;
+  const std::uint64_t uid = ri.uid;
+  if (link.cc == 0) {
+    const std::uint64_t gen = ++link.ccGen;
+    ClientHandlers h;
+    auto lost = [this, uid, gen] {
+      Instance* x = byUid(uid);
+      if (!x || x->link.ccGen != gen) return;
+      x->link.cc = 0;
+      x->link.pendingCommands = 0;
+      x->link.disconnected = true;
+    };
+    h.onConnect = [lost](bool okc) {
+      if (!okc) lost();
+    };
+    h.onClose = lost;
+    link.cc = fabric().connect(procId(), netId(), {ri.host, ri.port}, std::move(h));
+    link.pendingCommands = 0;
+    link.ccConnTime = now;
+    sendAuthIfNeeded(ri, link.cc);
+    sendPing(ri);  // a PING as soon as we reconnect
+  }
+  if ((ri.flags & (kMaster | kSlave)) && link.pc == 0) {
+    const std::uint64_t gen = ++link.pcGen;
+    ClientHandlers h;
+    auto lost = [this, uid, gen] {
+      Instance* x = byUid(uid);
+      if (!x || x->link.pcGen != gen) return;
+      x->link.pc = 0;
+      x->link.disconnected = true;
+    };
+    h.onConnect = [lost](bool okc) {
+      if (!okc) lost();
+    };
+    h.onClose = lost;
+    h.onPush = [this, uid, gen](RedisReply msg) {
+      Instance* x = byUid(uid);
+      if (!x || x->link.pcGen != gen) return;
+      x->link.pcLastActivity = nowMs();
+      if (msg.type != RedisReply::Type::Array || msg.elements.size() != 3 || msg.elements[0].str != "message")
+        return;
+      const std::string& payload = msg.elements[2].str;
+      if (payload.find(myid_) != std::string::npos) return;  // our own hello
+      processHello(payload);
+    };
+    link.pc = fabric().connect(procId(), netId(), {ri.host, ri.port}, std::move(h));
+    link.pcConnTime = now;
+    sendAuthIfNeeded(ri, link.pc);
+    fabric().request(link.pc, {"SUBSCRIBE", kHelloChannel}, [this, uid, gen](RedisReply) {
+      Instance* x = byUid(uid);
+      if (!x || x->link.pcGen != gen) return;
+      x->link.pcLastActivity = nowMs();
+    });
+  }
+  if (link.cc != 0 && ((ri.flags & kSentinel) || link.pc != 0)) link.disconnected = false;
+}
+
+// --- periodic commands ---------------------------------------------------------------------
+
+void SentinelNode::sendPing(Instance& ri) {
+  if (ri.link.cc == 0) return;
+  send(ri, {"PING"}, [this](Instance& x, RedisReply r) {
+    const std::int64_t now = nowMs();
+    if (r.type == RedisReply::Type::Status || r.type == RedisReply::Type::Error) {
+      if (r.str.rfind("PONG", 0) == 0 || r.str.rfind("LOADING", 0) == 0 || r.str.rfind("MASTERDOWN", 0) == 0) {
+        x.link.lastAvailTime = now;
+        x.link.actPingTime = 0;
+      }
+    }
+    x.link.lastPongTime = now;
+  });
+  ri.link.lastPingTime = nowMs();
+  if (ri.link.actPingTime == 0) ri.link.actPingTime = ri.link.lastPingTime;
+}
+
+void SentinelNode::sendHello(Instance& ri) {
+  if (ri.link.disconnected) return;
+  Instance& m = (ri.flags & kMaster) ? ri : *ri.master;
+  auto [mh, mp] = currentMasterAddress(m);
+  const std::string payload = fmt::format("{},{},{},{},{},{},{},{}", ip(), port_, myid_, currentEpoch_, m.name, mh,
+                                          mp, m.configEpoch);
+  send(ri, {"PUBLISH", kHelloChannel, payload}, [this](Instance& x, RedisReply r) {
+    if (!r.isError()) x.lastPubTime = nowMs();
+  });
+}
+
+void SentinelNode::forceHelloUpdate(Instance& m) {
+  auto back = [](Instance& x) {
+    if (x.lastPubTime >= kPublishPeriod + 1) x.lastPubTime -= kPublishPeriod + 1;
+  };
+  back(m);
+  for (auto& [k, s] : m.sentinels) back(*s);
+  for (auto& [k, s] : m.slaves) back(*s);
+}
+
+void SentinelNode::sendPeriodic(Instance& ri) {
+  const std::int64_t now = nowMs();
+  if (ri.link.disconnected) return;
+  if (ri.link.pendingCommands >= kMaxPendingCommands) return;
+  std::int64_t infoPeriod = kInfoPeriod;
+  if ((ri.flags & kSlave) &&
+      ((ri.master->flags & (kODown | kFailoverInProgress)) || ri.masterLinkDownTime != 0))
+    infoPeriod = 1000;
+  const std::int64_t pingPeriod = std::min(ri.downAfter, kPingPeriod);
+  if (!(ri.flags & kSentinel) && (ri.infoRefresh == 0 || now - ri.infoRefresh > infoPeriod)) {
+    send(ri, {"INFO"}, [this](Instance& x, RedisReply r) {
+      if (r.type == RedisReply::Type::String) refreshInfo(x, r.str);
+    });
+  }
+  if (now - ri.link.lastPongTime > pingPeriod && now - ri.link.lastPingTime > pingPeriod / 2) sendPing(ri);
+  if (now - ri.lastPubTime > kPublishPeriod) sendHello(ri);
+}
+
+// --- availability ------------------------------------------------------------------------------
+
+void SentinelNode::checkSdown(Instance& ri) {
+  const std::int64_t now = nowMs();
+  Link& link = ri.link;
+  std::int64_t elapsed = 0;
+  if (link.actPingTime)
+    elapsed = now - link.actPingTime;
+  else if (link.disconnected)
+    elapsed = now - link.lastAvailTime;
+  // A command link with a long-pending PING is torn down and rebuilt.
+  if (link.cc != 0 && now - link.ccConnTime > kMinLinkReconnectPeriod && link.actPingTime != 0 &&
+      now - link.actPingTime > ri.downAfter / 2 && now - link.lastPongTime > ri.downAfter / 2)
+    closeCc(ri);
+  // So is a pub/sub link that stayed silent (we hear our own hellos on it).
+  if (link.pc != 0 && now - link.pcConnTime > kMinLinkReconnectPeriod &&
+      now - link.pcLastActivity > kPublishPeriod * 3)
+    closePc(ri);
+  const bool down = elapsed > ri.downAfter ||
+                    ((ri.flags & kMaster) && ri.roleReported == kSlave &&
+                     now - ri.roleReportedTime > ri.downAfter + kInfoPeriod * 2);
+  if (down) {
+    if (!(ri.flags & kSDown)) {
+      event("+sdown", &ri);
+      ri.sDownSince = now;
+      ri.flags |= kSDown;
+    }
+  } else if (ri.flags & kSDown) {
+    event("-sdown", &ri);
+    ri.flags &= ~kSDown;
+  }
+}
+
+void SentinelNode::checkOdown(Instance& m) {
+  unsigned quorum = 0;
+  bool odown = false;
+  if (m.flags & kSDown) {
+    quorum = 1;
+    for (const auto& [k, s] : m.sentinels)
+      if (s->flags & kMasterDown) ++quorum;
+    if (quorum >= static_cast<unsigned>(m.quorum)) odown = true;
+  }
+  if (odown) {
+    if (!(m.flags & kODown)) {
+      event("+odown", &m, fmt::format("#quorum {}/{}", quorum, m.quorum));
+      m.flags |= kODown;
+      m.oDownSince = nowMs();
+    }
+  } else if (m.flags & kODown) {
+    event("-odown", &m);
+    m.flags &= ~kODown;
+  }
+}
+
+void SentinelNode::askOthers(Instance& m, bool forced) {
+  const std::int64_t now = nowMs();
+  for (auto& [k, s] : m.sentinels) {
+    Instance& ri = *s;
+    if (now - ri.lastMasterDownReplyTime > kAskPeriod * 5) {  // stale answer: forget it
+      ri.flags &= ~kMasterDown;
+      ri.leader.clear();
+    }
+    if (!(m.flags & kSDown)) continue;
+    if (ri.link.disconnected) continue;
+    if (!forced && now - ri.lastMasterDownReplyTime < kAskPeriod) continue;
+    send(ri,
+         {"SENTINEL", "is-master-down-by-addr", m.host, std::to_string(m.port), std::to_string(currentEpoch_),
+          m.failoverState > kNone ? myid_ : "*"},
+         [this](Instance& x, RedisReply r) {
+           if (r.type != RedisReply::Type::Array || r.elements.size() != 3 ||
+               r.elements[0].type != RedisReply::Type::Integer || r.elements[1].type != RedisReply::Type::String ||
+               r.elements[2].type != RedisReply::Type::Integer)
+             return;
+           x.lastMasterDownReplyTime = nowMs();
+           if (r.elements[0].integer == 1) x.flags |= kMasterDown;
+           else x.flags &= ~kMasterDown;
+           if (r.elements[1].str != "*") {
+             if (static_cast<std::int64_t>(x.leaderEpoch) != r.elements[2].integer)
+               record(fmt::format("{} voted for {} {}", x.name, r.elements[1].str, r.elements[2].integer));
+             x.leader = r.elements[1].str;
+             x.leaderEpoch = static_cast<std::uint64_t>(r.elements[2].integer);
+           }
+         });
+  }
+}
+
+bool SentinelNode::masterLooksSane(const Instance& m) const {
+  return (m.flags & kMaster) && m.roleReported == kMaster && !(m.flags & (kSDown | kODown)) &&
+         nowMs() - m.infoRefresh < kInfoPeriod * 2;
+}
+
+bool SentinelNode::noDownFor(const Instance& ri, std::int64_t ms) const {
+  const std::int64_t mostRecent = std::max(ri.sDownSince, ri.oDownSince);
+  return mostRecent == 0 || nowMs() - mostRecent > ms;
+}
+
+bool SentinelNode::sendSlaveOf(Instance& ri, const std::string& host, int port) {
+  if (ri.link.cc == 0) return false;
+  // As Sentinel does: one transaction that switches the role, rewrites the config and
+  // drops the clients, so they reconnect and ask again who the master is.
+  send(ri, {"MULTI"}, nullptr);
+  if (host.empty()) send(ri, {"SLAVEOF", "NO", "ONE"}, nullptr);
+  else send(ri, {"SLAVEOF", host, std::to_string(port)}, nullptr);
+  send(ri, {"CONFIG", "REWRITE"}, nullptr);
+  send(ri, {"CLIENT", "KILL", "TYPE", "normal"}, nullptr);
+  send(ri, {"CLIENT", "KILL", "TYPE", "pubsub"}, nullptr);
+  send(ri, {"EXEC"}, nullptr);
+  return true;
+}
+
+// --- what INFO says ---------------------------------------------------------------------------
+
+void SentinelNode::refreshInfo(Instance& ri, const std::string& info) {
+  const std::int64_t now = nowMs();
+  ri.info = info;
+  ri.masterLinkDownTime = 0;
+  int role = 0;
+  std::size_t pos = 0;
+  while (pos < info.size()) {
+    std::size_t e = info.find("\r\n", pos);
+    if (e == std::string::npos) e = info.size();
+    const std::string_view l(info.data() + pos, e - pos);
+    pos = e + 2;
+    auto starts = [&l](std::string_view p) { return l.size() >= p.size() && l.substr(0, p.size()) == p; };
+    if (l.size() >= 47 && starts("run_id:")) {
+      const std::string id(l.substr(7, 40));
+      if (ri.runid.empty()) {
+        ri.runid = id;
+      } else if (ri.runid != id) {
+        event("+reboot", &ri);
+        ri.runid = id;
+      }
+    }
+    if ((ri.flags & kMaster) && l.size() >= 7 && starts("slave") && std::isdigit(static_cast<unsigned char>(l[5]))) {
+      auto ipAt = l.find("ip=");
+      auto portAt = l.find("port=");
+      if (ipAt != std::string_view::npos && portAt != std::string_view::npos) {
+        std::string_view ipv = l.substr(ipAt + 3);
+        ipv = ipv.substr(0, ipv.find(','));
+        std::string_view pv = l.substr(portAt + 5);
+        pv = pv.substr(0, pv.find(','));
+        auto p = parseInt(pv);
+        const std::string key = std::string(ipv) + ":" + std::string(pv);
+        if (p && !ri.slaves.count(key)) {
+          if (Instance* s = createInstance("", kSlave, std::string(ipv), static_cast<int>(*p), ri.quorum, &ri))
+            event("+slave", s);
+        }
+      }
+    }
+    if (l.size() >= 32 && starts("master_link_down_since_seconds")) {
+      auto v = parseInt(l.substr(31));
+      ri.masterLinkDownTime = v ? *v * 1000 : 0;
+    }
+    if (starts("role:master")) role = kMaster;
+    else if (starts("role:slave")) role = kSlave;
+    if (role == kSlave) {
+      if (starts("master_host:")) {
+        const std::string h(l.substr(12));
+        if (ri.slaveMasterHost.empty() || !iequals(h, ri.slaveMasterHost)) {
+          ri.slaveMasterHost = h;
+          ri.slaveConfChangeTime = now;
+        }
+      }
+      if (starts("master_port:")) {
+        auto p = parseInt(l.substr(12));
+        const int port = p ? static_cast<int>(*p) : 0;
+        if (ri.slaveMasterPort != port) {
+          ri.slaveMasterPort = port;
+          ri.slaveConfChangeTime = now;
+        }
+      }
+      if (starts("master_link_status:")) ri.slaveMasterLinkUp = iequals(l.substr(19), "up");
+      if (starts("slave_priority:")) {
+        auto v = parseInt(l.substr(15));
+        ri.slavePriority = v ? static_cast<int>(*v) : 0;
+      }
+      if (starts("slave_repl_offset:")) {
+        auto v = parseInt(l.substr(18));
+        ri.slaveReplOffset = v ? *v : 0;
+      }
+      if (starts("replica_announced:")) {
+        auto v = parseInt(l.substr(18));
+        ri.replicaAnnounced = v ? static_cast<int>(*v) : 0;
+      }
+    }
+  }
+  ri.infoRefresh = now;
+
+  if (role != ri.roleReported) {
+    ri.roleReportedTime = now;
+    ri.roleReported = role;
+    if (role == kSlave) ri.slaveConfChangeTime = now;
+  }
+  if (tilt_) return;
+
+  // A replica that turned into a master.
+  if ((ri.flags & kSlave) && role == kMaster) {
+    Instance& m = *ri.master;
+    if ((ri.flags & kPromoted) && (m.flags & kFailoverInProgress) && m.failoverState == kWaitPromotion) {
+      // The promotion took: our epoch becomes the configuration's epoch.
+      m.configEpoch = m.failoverEpoch;
+      m.failoverState = kReconfSlaves;
+      m.failoverStateChangeTime = now;
+      event("+promoted-slave", &ri);
+      if (simCrashAfterPromotion_) {
+        record("Sentinel CRASH because of SENTINEL simulate-failure");
+        crash();
+        return;
+      }
+      event("+failover-state-reconf-slaves", &m);
+      forceHelloUpdate(m);
+    } else {
+      // Not ours: wait a little for a newer config to reach us, then force our view.
+      const std::int64_t wait = kPublishPeriod * 4;
+      if (!(ri.flags & kPromoted) && masterLooksSane(m) && noDownFor(ri, wait) && now - ri.roleReportedTime > wait) {
+        if (sendSlaveOf(ri, m.host, m.port)) event("+convert-to-slave", &ri);
+      }
+    }
+  }
+  // A replica of the wrong master.
+  if ((ri.flags & kSlave) && role == kSlave &&
+      (ri.slaveMasterPort != ri.master->port || !iequals(ri.master->host, ri.slaveMasterHost))) {
+    Instance& m = *ri.master;
+    const std::int64_t wait = m.failoverTimeout;
+    if (masterLooksSane(m) && noDownFor(ri, wait) && now - ri.slaveConfChangeTime > wait) {
+      if (sendSlaveOf(ri, m.host, m.port)) event("+fix-slave-config", &ri);
+    }
+  }
+  // Progress of a replica being reconfigured by our failover.
+  if ((ri.flags & kSlave) && role == kSlave && (ri.flags & (kReconfSent | kReconfInprog)) && ri.master->promotedSlave) {
+    const Instance& promoted = *ri.master->promotedSlave;
+    if ((ri.flags & kReconfSent) && !ri.slaveMasterHost.empty() && iequals(promoted.host, ri.slaveMasterHost) &&
+        ri.slaveMasterPort == promoted.port) {
+      ri.flags &= ~kReconfSent;
+      ri.flags |= kReconfInprog;
+      event("+slave-reconf-inprog", &ri);
+    }
+    if ((ri.flags & kReconfInprog) && ri.slaveMasterLinkUp) {
+      ri.flags &= ~kReconfInprog;
+      ri.flags |= kReconfDone;
+      event("+slave-reconf-done", &ri);
+    }
+  }
+}
+
+// --- what hello messages say --------------------------------------------------------------
+
+void SentinelNode::processHello(const std::string& hello) {
+  const auto tok = split(hello, ',');
+  if (tok.size() != 8) return;
+  Instance* m = masterByName(tok[4]);
+  if (!m) return;
+  auto port = parseInt(tok[1]);
+  auto mport = parseInt(tok[6]);
+  auto cepoch = parseInt(tok[3]);
+  auto mcepoch = parseInt(tok[7]);
+  if (!port || !mport || !cepoch || !mcepoch) return;
+  const std::string& sip = tok[0];
+  const std::string& runid = tok[2];
+  Instance* si = nullptr;
+  for (auto& [k, s] : m->sentinels)
+    if (s->runid == runid && s->host == sip && s->port == *port) si = s.get();
+  if (!si) {
+    // Unknown at this address: drop entries with this run id (it moved), or an entry
+    // with this address but another run id (a new sentinel took the address).
+    bool removed = false;
+    for (auto it = m->sentinels.begin(); it != m->sentinels.end();) {
+      if (it->second->runid == runid) {
+        closeCc(*it->second);
+        byUid_.erase(it->second->uid);
+        it = m->sentinels.erase(it);
+        removed = true;
+      } else {
+        ++it;
+      }
+    }
+    if (removed) {
+      event("+sentinel-address-switch", m, fmt::format("ip {} port {} for {}", sip, *port, runid));
+    } else {
+      std::string obsolete;
+      for (auto& [k, s] : m->sentinels)
+        if (s->host == sip && s->port == *port) {
+          event("+sentinel-invalid-addr", s.get());
+          obsolete = s->runid;
+        }
+      if (!obsolete.empty()) {
+        for (auto& [n, mm] : masters_) {
+          for (auto it = mm->sentinels.begin(); it != mm->sentinels.end();) {
+            if (it->second->runid == obsolete) {
+              closeCc(*it->second);
+              byUid_.erase(it->second->uid);
+              it = mm->sentinels.erase(it);
+            } else {
+              ++it;
+            }
+          }
+        }
+      }
+    }
+    si = createInstance(runid, kSentinel, sip, static_cast<int>(*port), m->quorum, m);
+    if (si) {
+      si->runid = runid;
+      if (!removed) event("+sentinel", si);
+    }
+  }
+  if (static_cast<std::uint64_t>(*cepoch) > currentEpoch_) {
+    currentEpoch_ = static_cast<std::uint64_t>(*cepoch);
+    event("+new-epoch", m, std::to_string(currentEpoch_));
+  }
+  if (si && m->configEpoch < static_cast<std::uint64_t>(*mcepoch)) {
+    m->configEpoch = static_cast<std::uint64_t>(*mcepoch);
+    if (*mport != m->port || !iequals(m->host, tok[5])) {
+      event("+config-update-from", si);
+      event("+switch-master", nullptr, fmt::format("{} {} {} {} {}", m->name, m->host, m->port, tok[5], *mport));
+      resetMasterAndChangeAddress(*m, tok[5], static_cast<int>(*mport));  // keeps the sentinels, si too
+    }
+  }
+  if (si) si->lastHelloTime = nowMs();
+}
+
+}  // namespace kun::redissim

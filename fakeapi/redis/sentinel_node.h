@@ -1,0 +1,244 @@
+#pragma once
+// A simulated redis-sentinel 7.0, following sentinel.c's algorithm and timers:
+// - a timer at a randomized 10-19 Hz runs, for every master and its replicas and
+//   sentinels: reconnect the links, send PING (every second), INFO (every 10 s, every
+//   second for replicas while the master is ODOWN / failing over / they report a broken
+//   link) and a hello (every 2 s) to the instance's __sentinel__:hello channel;
+// - SDOWN when the oldest unanswered PING is older than down-after-milliseconds;
+//   ODOWN when quorum sentinels (asked with SENTINEL is-master-down-by-addr every second)
+//   agree; failover with a leader elected by a majority of the known sentinels (and at
+//   least quorum) for an epoch, one vote per epoch, start times desynchronized by up to
+//   1 s and retries after twice the failover-timeout; replica selection, promotion,
+//   reconfiguration of the others (parallel-syncs), +switch-master, and configuration
+//   propagation to the other sentinels by hello messages carrying the config epoch;
+// - TILT when the timer sees time jump (e.g. after the process was hung);
+// - instances that disappear stay listed (s_down) until SENTINEL RESET.
+// Events (+sdown, +odown, +switch-master, ...) go to the trace as Sentinel logs them, and
+// to subscribers of the event's channel.
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/runtime/random.h"
+#include "fakeapi/redis/sim_process.h"
+
+namespace kun::redissim {
+
+struct SentinelMasterConfig {
+  std::string name;
+  std::string host;
+  int port = 6379;
+  int quorum = 2;
+  std::int64_t downAfterMs = 30000;
+  std::int64_t failoverTimeoutMs = 180000;
+  int parallelSyncs = 1;
+  std::string authPass;
+};
+
+// What sentinel.conf holds after Sentinel rewrote it (it does so on every state change).
+struct SentinelSavedConfig {
+  struct Master {
+    SentinelMasterConfig config;
+    std::uint64_t configEpoch = 0;
+    std::uint64_t leaderEpoch = 0;
+    std::vector<std::pair<std::string, int>> knownReplicas;
+    struct KnownSentinel {
+      std::string host;
+      int port;
+      std::string runid;
+    };
+    std::vector<KnownSentinel> knownSentinels;
+  };
+  std::string myid;
+  std::uint64_t currentEpoch = 0;
+  std::vector<Master> masters;
+};
+
+struct SentinelOptions {
+  std::string ip;
+  int port = 26379;
+  std::vector<SentinelMasterConfig> monitors;      // "sentinel monitor ..." lines
+  std::optional<SentinelSavedConfig> savedConfig;  // a sentinel.conf it rewrote before
+  // Whether the rewritten sentinel.conf survives a restart of this process.
+  bool keepConfigOnRestart = true;
+  Duration bootDelay = milliseconds(50);
+  bool startNow = true;
+};
+
+class SentinelNode final : public SimProcess {
+ public:
+  SentinelNode(Fabric& fabric, Random rng, SentinelOptions opts, Trace* trace = nullptr);
+  ~SentinelNode() override;
+
+  RedisEndpoint endpoint() const { return {ip(), port_}; }
+  std::string traceName() const override;
+  RedisReply executeAdmin(const Argv& argv, const std::string& password) override;
+
+  // --- inspection for tests and checkers ------------------------------------------------
+  const std::string& myId() const { return myid_; }
+  std::uint64_t currentEpoch() const { return currentEpoch_; }
+  bool tilt() const { return tilt_; }
+  // The address this sentinel gives clients for the master (GET-MASTER-ADDR-BY-NAME).
+  std::optional<RedisEndpoint> masterAddress(const std::string& name) const;
+  bool failoverInProgress(const std::string& name) const;
+  std::vector<RedisEndpoint> knownReplicas(const std::string& name) const;
+  std::size_t knownSentinels(const std::string& name) const;
+  bool masterSdown(const std::string& name) const;
+  bool masterOdown(const std::string& name) const;
+  // The config a restart would read (what Sentinel last flushed to sentinel.conf).
+  SentinelSavedConfig savedConfig() const;
+  std::string infoText(const std::string& section) const;
+
+ protected:
+  void onBoot() override;
+  void onDown() override;
+  void onAccept(ConnId c) override;
+  void onRequest(ConnId c, RequestId r, Argv argv) override;
+  void onPeerClosed(ConnId c) override;
+
+ private:
+  // Instance flags, as sentinel.c names them.
+  enum : int {
+    kMaster = 1 << 0, kSlave = 1 << 1, kSentinel = 1 << 2, kSDown = 1 << 3, kODown = 1 << 4,
+    kMasterDown = 1 << 5, kFailoverInProgress = 1 << 6, kPromoted = 1 << 7, kReconfSent = 1 << 8,
+    kReconfInprog = 1 << 9, kReconfDone = 1 << 10, kForceFailover = 1 << 11,
+  };
+  enum FailoverState { kNone = 0, kWaitStart, kSelectSlave, kSendSlaveofNoone, kWaitPromotion,
+                       kReconfSlaves, kUpdateConfig };
+  struct Link {
+    bool disconnected = true;
+    int pendingCommands = 0;
+    ConnId cc = 0, pc = 0;
+    std::uint64_t ccGen = 0, pcGen = 0;
+    std::int64_t ccConnTime = 0, pcConnTime = 0, pcLastActivity = 0;
+    std::int64_t lastAvailTime = 0, actPingTime = 0, lastPingTime = 0, lastPongTime = 0,
+                 lastReconnTime = 0;
+  };
+  struct Instance {
+    std::uint64_t uid = 0;
+    int flags = 0;
+    std::string name;
+    std::string runid;
+    std::uint64_t configEpoch = 0;
+    std::string host;
+    int port = 0;
+    Link link;
+    std::int64_t lastPubTime = 0, lastHelloTime = 0, lastMasterDownReplyTime = 0;
+    std::int64_t sDownSince = 0, oDownSince = 0, downAfter = 30000, infoRefresh = 0;
+    int roleReported = 0;
+    std::int64_t roleReportedTime = 0, slaveConfChangeTime = 0;
+    // master
+    std::map<std::string, std::unique_ptr<Instance>> slaves;     // by "ip:port"
+    std::map<std::string, std::unique_ptr<Instance>> sentinels;  // by run id
+    int quorum = 2;
+    int parallelSyncs = 1;
+    std::string authPass;
+    // slave
+    std::int64_t masterLinkDownTime = 0;
+    int slavePriority = 100;
+    int replicaAnnounced = 1;
+    std::int64_t slaveReconfSentTime = 0;
+    Instance* master = nullptr;
+    std::string slaveMasterHost;
+    int slaveMasterPort = 0;
+    bool slaveMasterLinkUp = false;
+    std::int64_t slaveReplOffset = 0;
+    // failover
+    std::string leader;
+    std::uint64_t leaderEpoch = 0;
+    std::uint64_t failoverEpoch = 0;
+    int failoverState = kNone;
+    std::int64_t failoverStateChangeTime = 0, failoverStartTime = 0, failoverTimeout = 180000,
+                 failoverDelayLogged = 0;
+    Instance* promotedSlave = nullptr;
+    std::string info;
+  };
+  struct Client {
+    std::set<std::string> channels;
+  };
+
+  // instances (sentinel_node.cpp)
+  Instance* createInstance(const std::string& name, int flags, const std::string& host, int port, int quorum,
+                           Instance* master);
+  void releaseChildren(Instance& m);
+  Instance* byUid(std::uint64_t uid) const;
+  Instance* masterByName(const std::string& name) const;
+  Instance* masterByAddr(const std::string& host, int port) const;
+  void resetMaster(Instance& m, bool keepSentinels, bool event);
+  int resetByPattern(const std::string& pattern);
+  void resetMasterAndChangeAddress(Instance& m, const std::string& host, int port);
+  std::pair<std::string, int> currentMasterAddress(const Instance& m) const;
+  void event(const std::string& type, const Instance* ri, const std::string& extra = {});
+  std::string describe(const Instance& ri) const;
+
+  // links and periodic commands (sentinel_monitor.cpp)
+  void timer();
+  void scheduleTimer();
+  void checkTilt();
+  void handleAll();
+  void handleInstance(Instance& ri);
+  void reconnect(Instance& ri);
+  void closeCc(Instance& ri);
+  void closePc(Instance& ri);
+  void send(Instance& ri, Argv argv, std::function<void(Instance&, RedisReply)> onReply);
+  void sendAuthIfNeeded(Instance& ri, ConnId conn);
+  void sendPeriodic(Instance& ri);
+  void sendPing(Instance& ri);
+  void sendHello(Instance& ri);
+  void forceHelloUpdate(Instance& m);
+  void checkSdown(Instance& ri);
+  void checkOdown(Instance& m);
+  void refreshInfo(Instance& ri, const std::string& info);
+  void processHello(const std::string& hello);
+  void askOthers(Instance& m, bool forced);
+  bool masterLooksSane(const Instance& m) const;
+  bool noDownFor(const Instance& ri, std::int64_t ms) const;
+  bool sendSlaveOf(Instance& ri, const std::string& host, int port);
+
+  // failover (sentinel_failover.cpp)
+  std::string voteLeader(Instance& m, std::uint64_t reqEpoch, const std::string& reqRunid,
+                         std::uint64_t* leaderEpoch);
+  std::string getLeader(Instance& m, std::uint64_t epoch);
+  bool startFailoverIfNeeded(Instance& m);
+  void startFailover(Instance& m);
+  Instance* selectSlave(Instance& m);
+  void failoverStateMachine(Instance& m);
+  void failoverWaitStart(Instance& m);
+  void failoverSelectSlave(Instance& m);
+  void failoverSendSlaveofNoone(Instance& m);
+  void failoverReconfNextSlave(Instance& m);
+  void failoverDetectEnd(Instance& m);
+  void switchToPromoted(Instance& m);
+  void abortFailover(Instance& m);
+
+  // commands (sentinel_commands.cpp)
+  RedisReply dispatch(Client& cl, ConnId c, const Argv& argv);
+  RedisReply sentinelCommand(const Argv& argv);
+  RedisReply sentinelSet(const Argv& argv);
+  RedisReply instanceReply(const Instance& ri) const;
+  RedisReply instancesReply(const std::map<std::string, std::unique_ptr<Instance>>& d) const;
+
+  Random rng_;
+  SentinelOptions opts_;
+  int port_;
+  std::optional<SentinelSavedConfig> saved_;
+  std::string myid_;
+  std::string runId_;  // INFO's run_id: this process, not the sentinel id
+  std::uint64_t currentEpoch_ = 0;
+  std::map<std::string, std::unique_ptr<Instance>> masters_;
+  std::map<std::uint64_t, Instance*> byUid_;
+  std::uint64_t nextUid_ = 1;
+  bool tilt_ = false;
+  std::int64_t tiltStart_ = 0;
+  std::int64_t previousTime_ = 0;
+  std::int64_t bootMs_ = 0;
+  bool simCrashAfterElection_ = false, simCrashAfterPromotion_ = false;
+  std::map<ConnId, Client> clients_;
+  std::map<std::string, std::set<ConnId>> channels_;
+};
+
+}  // namespace kun::redissim

@@ -1,0 +1,96 @@
+#include "fakeapi/redis/sim_process.h"
+
+namespace kun::redissim {
+
+SimProcess::SimProcess(Fabric& fabric, std::string ip, Trace* trace)
+    : fabric_(fabric), ip_(std::move(ip)), netId_(fabric.net().intern(ip_)), trace_(trace) {
+  id_ = fabric_.attach(this);
+}
+
+SimProcess::~SimProcess() { fabric_.detach(id_); }
+
+void SimProcess::record(std::string_view text) {
+  if (trace_) trace_->record(loop().now(), traceName(), text);
+}
+
+void SimProcess::deliver(Task task) {
+  switch (state_) {
+    case State::Down:
+    case State::Starting:
+      return;
+    case State::Hung:
+      inbox_.push_back(std::move(task));
+      return;
+    case State::Running:
+      if (!inbox_.empty()) {  // still working through what piled up while hung
+        inbox_.push_back(std::move(task));
+        return;
+      }
+      task();
+      return;
+  }
+}
+
+TimerId SimProcess::after(Duration d, Task task) {
+  std::weak_ptr<int> alive = alive_;
+  const std::uint64_t inc = incarnation_;
+  return loop().runAfter(d, [this, alive, inc, task = std::move(task)]() mutable {
+    if (alive.expired() || inc != incarnation_) return;
+    deliver(std::move(task));
+  });
+}
+
+void SimProcess::crash() {
+  if (state_ == State::Down) return;
+  state_ = State::Down;
+  ++incarnation_;
+  inbox_.clear();
+  fabric_.processDown(id_);
+  onDown();
+}
+
+void SimProcess::hang() {
+  if (state_ != State::Running) return;
+  state_ = State::Hung;
+  record("hung");
+}
+
+void SimProcess::resume() {
+  if (state_ != State::Hung) return;
+  state_ = State::Running;
+  record("resumed");
+  if (inbox_.empty()) return;
+  std::weak_ptr<int> alive = alive_;
+  const std::uint64_t inc = incarnation_;
+  loop().post([this, alive, inc] {
+    if (alive.expired() || inc != incarnation_) return;
+    drainInbox();
+  });
+}
+
+void SimProcess::drainInbox() {
+  if (draining_) return;
+  draining_ = true;
+  const std::uint64_t inc = incarnation_;
+  while (!inbox_.empty() && state_ == State::Running && inc == incarnation_) {
+    Task t = std::move(inbox_.front());
+    inbox_.pop_front();
+    t();
+  }
+  draining_ = false;
+}
+
+void SimProcess::start(Duration bootDelay) {
+  if (state_ != State::Down) return;
+  state_ = State::Starting;
+  ++incarnation_;
+  std::weak_ptr<int> alive = alive_;
+  const std::uint64_t inc = incarnation_;
+  loop().runAfter(bootDelay, [this, alive, inc] {
+    if (alive.expired() || inc != incarnation_ || state_ != State::Starting) return;
+    state_ = State::Running;
+    onBoot();
+  });
+}
+
+}  // namespace kun::redissim

@@ -1,0 +1,85 @@
+#pragma once
+// A simulated OS process (redis-server or redis-sentinel) on one IP: its lifecycle
+// (down, starting, running, hung like SIGSTOP) and the rule that everything it does runs
+// "inside" it — network arrivals and its own timers run now when it is running, wait in
+// its inbox while it is hung (and run, late and in order, when it resumes), and vanish
+// when it is down.
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "core/runtime/trace.h"
+#include "fakeapi/redis/fabric.h"
+
+namespace kun::redissim {
+
+class SimProcess {
+ public:
+  enum class State { Down, Starting, Running, Hung };
+  using Task = std::function<void()>;
+
+  SimProcess(Fabric& fabric, std::string ip, Trace* trace);
+  virtual ~SimProcess();
+  SimProcess(const SimProcess&) = delete;
+  SimProcess& operator=(const SimProcess&) = delete;
+
+  const std::string& ip() const { return ip_; }
+  NetNodeId netId() const { return netId_; }
+  ProcId procId() const { return id_; }
+  State state() const { return state_; }
+  // Running or hung: the process exists and holds its sockets.
+  bool up() const { return state_ == State::Running || state_ == State::Hung; }
+  std::uint64_t incarnation() const { return incarnation_; }
+
+  // Runs task as this process (see the file comment).
+  void deliver(Task task);
+  // A timer of this incarnation; it dies with the process.
+  TimerId after(Duration d, Task task);
+  void cancelTimer(TimerId id) { loop().cancel(id); }
+
+  // --- lifecycle, driven by chaos or by a simulated kubelet -------------------------------
+  void crash();                          // kill -9: sockets reset, memory gone
+  void hang();                           // SIGSTOP
+  void resume();                         // SIGCONT
+  void start(Duration bootDelay = {});   // a new process; refuses connections until booted
+
+  Fabric& fabric() { return fabric_; }
+  EventLoop& loop() { return fabric_.loop(); }
+  std::int64_t nowMs() const { return sinceStartMillis(fabric_.loop().now()); }
+  std::int64_t wallMicros() const { return fabric_.loop().wallMicros(); }
+  Trace* trace() const { return trace_; }
+  void record(std::string_view text);
+  // How this process names itself in the trace, e.g. "redis 10.0.0.1:6379".
+  virtual std::string traceName() const = 0;
+  // Runs one command for a blocking external client (RedisAdmin) on a fresh connection,
+  // now. A non-empty password is sent with AUTH first; its reply is ignored, as with a
+  // pipelined AUTH.
+  virtual RedisReply executeAdmin(const Argv& argv, const std::string& password) = 0;
+
+ protected:
+  virtual void onBoot() = 0;   // the process has started: build state from disk/config
+  virtual void onDown() {}     // it died: drop in-memory state
+  virtual void onAccept(ConnId) {}
+  virtual void onRequest(ConnId c, RequestId r, Argv argv) = 0;
+  virtual void onPeerClosed(ConnId) {}
+
+ private:
+  friend class Fabric;
+  void drainInbox();
+
+  Fabric& fabric_;
+  std::string ip_;
+  NetNodeId netId_;
+  Trace* trace_;
+  ProcId id_;
+  State state_ = State::Down;
+  std::uint64_t incarnation_ = 0;
+  std::deque<Task> inbox_;
+  bool draining_ = false;
+  std::shared_ptr<int> alive_ = std::make_shared<int>(0);
+};
+
+}  // namespace kun::redissim

@@ -1,0 +1,75 @@
+#include "fakeapi/redis/sim_redis_admin.h"
+
+#include "fakeapi/redis/resp.h"
+#include "fakeapi/redis/sim_process.h"
+
+namespace kun::redissim {
+
+bool isReadOnlyCommand(const Argv& argv) {
+  if (argv.empty()) return true;
+  const std::string c = lower(argv[0]);
+  static const char* kRead[] = {"info", "ping", "role", "get", "dbsize", "exists", "echo", "auth", "hello"};
+  for (const char* r : kRead)
+    if (c == r) return true;
+  const std::string sub = argv.size() > 1 ? lower(argv[1]) : std::string();
+  if (c == "config") return sub == "get";
+  if (c == "client") return sub == "list" || sub == "getname" || sub == "id" || sub == "info";
+  if (c == "sentinel") {
+    static const char* kSentinelRead[] = {"masters",   "master",   "replicas", "slaves",     "sentinels",
+                                          "get-master-addr-by-name", "ckquorum", "myid", "info-cache",
+                                          "pending-scripts"};
+    for (const char* r : kSentinelRead)
+      if (sub == r) return true;
+    if (sub == "config") return argv.size() > 2 && iequals(argv[2], "get");
+    if (sub == "debug") return argv.size() == 2;
+    return false;
+  }
+  return false;
+}
+
+std::string redactedCommand(const Argv& argv) {
+  std::string out;
+  bool hideNext = false;
+  for (std::size_t i = 0; i < argv.size(); ++i) {
+    std::string a = argv[i];
+    if (hideNext) {
+      a = "******";
+      hideNext = false;
+    }
+    const std::string l = lower(argv[i]);
+    if (i == 0 && l == "auth") hideNext = true;
+    if (l == "requirepass" || l == "masterauth" || l == "auth-pass" || l == "sentinel-pass") hideNext = true;
+    if (i > 0 && lower(argv[0]) == "auth") a = "******";
+    out += (out.empty() ? "" : " ") + a;
+  }
+  return out;
+}
+
+SimRedisAdmin::SimRedisAdmin(Fabric& fabric, std::string clientIp, Trace* trace)
+    : fabric_(fabric), clientIp_(std::move(clientIp)), clientId_(fabric.net().intern(clientIp_)), trace_(trace) {}
+
+Result<RedisReply> SimRedisAdmin::command(const RedisEndpoint& to, const std::vector<std::string>& argv,
+                                          std::string_view password) {
+  ++calls_;
+  const bool writes = !isReadOnlyCommand(argv);
+  if (writes) ++writes_;
+  if (trace_ && writes) trace_->record(fabric_.loop().now(), "admin " + clientIp_, to.toString() + " " + redactedCommand(argv));
+  NetworkModel& net = fabric_.net();
+  const NetNodeId server = net.intern(to.host);
+  if (!net.probe(clientId_, server))
+    return makeError(Reason::Timeout, "connect to " + to.toString() + ": timed out");
+  SimProcess* p = fabric_.listener(to);
+  if (p == nullptr || !p->up())
+    return makeError(Reason::Unavailable, "connect to " + to.toString() + ": Connection refused");
+  const std::string pw(password);
+  if (p->state() == SimProcess::State::Hung) {
+    p->deliver([p, argv, pw] { (void)p->executeAdmin(argv, pw); });
+    return makeError(Reason::Timeout, "read from " + to.toString() + ": timed out");
+  }
+  RedisReply reply = p->executeAdmin(argv, pw);
+  if (!net.probe(server, clientId_))
+    return makeError(Reason::Timeout, "read from " + to.toString() + ": timed out");
+  return reply;
+}
+
+}  // namespace kun::redissim

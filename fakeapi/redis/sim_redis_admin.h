@@ -1,0 +1,45 @@
+#pragma once
+// RedisAdmin over the simulator: the operator's blocking command, sent from the
+// operator's address through the network model. Unreachable (cut link, lost packet,
+// hung process) is a Timeout, nothing listening is Unavailable ("Connection refused"),
+// as hiredis reports them.
+//
+// Simplification: the call takes no virtual time (a blocking call cannot let the event
+// loop run); reachability is checked both ways at the call. A command sent to a hung
+// process times out here but still runs when the process resumes, as a command sitting in
+// its socket buffer would.
+#include <cstdint>
+#include <string>
+
+#include "core/redis/redis_admin.h"
+#include "core/runtime/trace.h"
+#include "fakeapi/redis/fabric.h"
+
+namespace kun::redissim {
+
+// True for commands that only read (INFO, PING, ROLE, CONFIG GET, SENTINEL MASTERS, ...).
+bool isReadOnlyCommand(const Argv& argv);
+// The command as the trace shows it, with passwords replaced by "******".
+std::string redactedCommand(const Argv& argv);
+
+class SimRedisAdmin final : public RedisAdmin {
+ public:
+  SimRedisAdmin(Fabric& fabric, std::string clientIp, Trace* trace = nullptr);
+
+  Result<RedisReply> command(const RedisEndpoint& to, const std::vector<std::string>& argv,
+                             std::string_view password = {}) override;
+
+  const std::string& clientIp() const { return clientIp_; }
+  std::uint64_t calls() const { return calls_; }
+  // Calls whose command changes state (see isReadOnlyCommand).
+  std::uint64_t stateChangingCalls() const { return writes_; }
+
+ private:
+  Fabric& fabric_;
+  std::string clientIp_;
+  NetNodeId clientId_;
+  Trace* trace_;
+  std::uint64_t calls_ = 0, writes_ = 0;
+};
+
+}  // namespace kun::redissim

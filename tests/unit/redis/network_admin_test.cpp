@@ -1,0 +1,127 @@
+// The network model and the RedisAdmin over it: reachability faults and how a blocking
+// client sees them (Unavailable when refused, Timeout when unreachable or hung).
+#include <gtest/gtest.h>
+
+#include "tests/unit/redis/sim_world.h"
+
+namespace kun::redissim::test {
+namespace {
+
+TEST(NetworkModel, FaultsCutTheRightLinks) {
+  SimLoop loop;
+  NetworkModel net(loop, Random(1));
+  EXPECT_TRUE(net.reachable("a", "b"));
+  net.cut("a", "b");
+  EXPECT_FALSE(net.reachable("a", "b"));
+  EXPECT_TRUE(net.reachable("b", "a"));  // one way
+  net.heal();
+  net.isolate("c");
+  EXPECT_FALSE(net.reachable("a", "c"));
+  EXPECT_FALSE(net.reachable("c", "b"));
+  EXPECT_TRUE(net.reachable("c", "c"));
+  net.heal();
+  net.partition({{"a", "b"}, {"c"}});
+  EXPECT_TRUE(net.reachable("a", "b"));
+  EXPECT_FALSE(net.reachable("a", "c"));
+  EXPECT_TRUE(net.reachable("a", "d"));  // in no group
+  EXPECT_FALSE(net.healthy());
+  net.heal();
+  EXPECT_TRUE(net.healthy());
+}
+
+TEST(NetworkModel, DeliversWithLatencyInOrderAndDropsOnCutLinks) {
+  SimLoop loop;
+  NetworkModel::Options o;
+  o.baseLatency = milliseconds(5);
+  o.jitter = milliseconds(3);
+  NetworkModel net(loop, Random(7), o);
+  const auto a = net.intern("a"), b = net.intern("b");
+  std::vector<int> got;
+  std::vector<std::int64_t> at;
+  for (int i = 0; i < 50; ++i) net.send(a, b, [&, i] { got.push_back(i); at.push_back(sinceStartMillis(loop.now())); });
+  net.addLatency("a", "b", milliseconds(100));
+  net.send(a, b, [&] { got.push_back(100); at.push_back(sinceStartMillis(loop.now())); });
+  loop.runFor(seconds(1));
+  ASSERT_EQ(got.size(), 51u);
+  for (int i = 0; i < 50; ++i) EXPECT_EQ(got[i], i);
+  EXPECT_GE(at.front(), 5);
+  EXPECT_GE(at.back(), 105);
+  net.heal();
+  net.send(a, b, [&] { got.push_back(200); });
+  net.cut("a", "b");  // cut while in flight: lost
+  loop.runFor(seconds(1));
+  EXPECT_EQ(got.size(), 51u);
+}
+
+TEST(NetworkModel, LossDelaysButKeepsTheStream) {
+  SimLoop loop;
+  NetworkModel net(loop, Random(3));
+  net.setLoss("a", "b", 1, 2);
+  const auto a = net.intern("a"), b = net.intern("b");
+  std::vector<int> got;
+  for (int i = 0; i < 20; ++i) net.send(a, b, [&, i] { got.push_back(i); });
+  loop.runFor(seconds(60));
+  ASSERT_EQ(got.size(), 20u);
+  for (int i = 0; i < 20; ++i) EXPECT_EQ(got[i], i);
+  EXPECT_GE(loop.now().time_since_epoch(), milliseconds(200));
+}
+
+TEST(SimRedisAdmin, TransportFailuresAreResultErrors) {
+  SimWorld w;
+  RedisNodeOptions o;
+  o.ip = "10.0.0.1";
+  RedisNode& n = w.sim.addRedis(std::move(o));
+  const RedisEndpoint ep = n.endpoint();
+  EXPECT_TRUE(w.cmd(ep, {"PING"}).is(Reason::Unavailable));  // still booting
+  w.runFor(milliseconds(100));
+  EXPECT_EQ(w.must(ep, {"PING"}).str, "PONG");
+  EXPECT_TRUE(w.cmd({"10.0.0.99", 6379}, {"PING"}).is(Reason::Unavailable));
+  w.net.isolate(ep.host);
+  EXPECT_TRUE(w.cmd(ep, {"PING"}).is(Reason::Timeout));
+  w.net.heal();
+  w.net.cut(ep.host, Topology::kClientIp);  // requests arrive, replies do not
+  EXPECT_TRUE(w.cmd(ep, {"SET", "a", "1"}).is(Reason::Timeout));
+  w.net.heal();
+  EXPECT_EQ(w.must(ep, {"GET", "a"}).str, "1");  // it did run
+  n.hang();
+  EXPECT_TRUE(w.cmd(ep, {"SET", "b", "1"}).is(Reason::Timeout));
+  EXPECT_EQ(n.data().count("b"), 0u);
+  n.resume();
+  w.runFor(milliseconds(1));
+  EXPECT_EQ(n.data().count("b"), 1u);  // ran when the process resumed
+  n.crash();
+  EXPECT_TRUE(w.cmd(ep, {"PING"}).is(Reason::Unavailable));
+}
+
+TEST(SimRedisAdmin, CountsStateChangingCommandsAndRedactsPasswords) {
+  SimWorld w;
+  RedisNodeOptions o;
+  o.ip = "10.0.0.1";
+  w.sim.addRedis(std::move(o));
+  w.runFor(milliseconds(100));
+  auto& admin = w.sim.admin(Topology::kClientIp);
+  (void)admin.command({"10.0.0.1", 6379}, {"INFO", "replication"});
+  (void)admin.command({"10.0.0.1", 6379}, {"CONFIG", "GET", "maxmemory"});
+  EXPECT_EQ(admin.stateChangingCalls(), 0u);
+  (void)admin.command({"10.0.0.1", 6379}, {"CONFIG", "SET", "requirepass", "topsecret"});
+  EXPECT_EQ(admin.stateChangingCalls(), 1u);
+  for (const auto& e : w.trace.entries()) EXPECT_EQ(e.text.find("topsecret"), std::string::npos) << e.text;
+  EXPECT_EQ(redactedCommand({"AUTH", "pw"}), "AUTH ******");
+  EXPECT_EQ(redactedCommand({"SENTINEL", "SET", "m", "auth-pass", "pw"}), "SENTINEL SET m auth-pass ******");
+}
+
+TEST(SimRedisAdmin, SameSeedSameTrace) {
+  auto run = [](std::uint64_t seed) {
+    SimWorld w(seed);
+    Topology t(w.sim, TopologyOptions{});
+    w.runFor(seconds(20));
+    t.redis(0).crash();
+    w.runFor(seconds(30));
+    return w.trace.hashHex();
+  };
+  EXPECT_EQ(run(5), run(5));
+  EXPECT_NE(run(5), run(6));
+}
+
+}  // namespace
+}  // namespace kun::redissim::test
