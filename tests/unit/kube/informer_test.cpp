@@ -1,0 +1,155 @@
+// The informer against the fake store: it must mirror the store through watch closes,
+// Gone, and list failures, and tell its handlers exactly what changed.
+#include <gtest/gtest.h>
+
+#include "core/kube/informer.h"
+#include "core/runtime/sim_loop.h"
+#include "fakeapi/store/fake_store.h"
+
+namespace kun {
+namespace {
+
+Object configMap(const std::string& name, const std::string& value,
+                 std::map<std::string, std::string> labels = {}) {
+  Object o = {{"apiVersion", "v1"}, {"kind", "ConfigMap"},
+              {"metadata", {{"name", name}, {"namespace", "default"}}},
+              {"data", {{"v", value}}}};
+  for (const auto& [k, v] : labels) o["metadata"]["labels"][k] = v;
+  return o;
+}
+
+struct Seen {
+  std::vector<std::string> log;  // "ADDED a", "MODIFIED a", "DELETED a"
+};
+
+class InformerTest : public ::testing::Test {
+ protected:
+  SimLoop loop;
+  FakeStore store{loop};
+  Logger log{&loop, LogLevel::Off};
+  Seen seen;
+
+  std::unique_ptr<Informer> make(Informer::Options opts = {}) {
+    auto inf = std::make_unique<Informer>(store, loop, res::configmaps, opts, log);
+    inf->addHandler([this](WatchEventType t, const ObjectPtr& obj, const ObjectPtr&) {
+      seen.log.push_back(std::string(watchEventTypeName(t)) + " " + meta::name(*obj));
+    });
+    return inf;
+  }
+  void settle() { loop.runFor(seconds(1)); }
+  Object put(const std::string& name, const std::string& value) {
+    auto cur = store.get(res::configmaps, "default", name);
+    if (!cur) return store.create(res::configmaps, configMap(name, value)).value();
+    Object o = *cur;
+    o["data"]["v"] = value;
+    return store.update(res::configmaps, o).value();
+  }
+  std::string cached(const Informer& inf, const std::string& name) {
+    auto o = inf.get("default", name);
+    return o ? (*o)["data"]["v"].get<std::string>() : "<none>";
+  }
+};
+
+TEST_F(InformerTest, ListsThenFollowsChanges) {
+  put("a", "1");
+  auto inf = make();
+  inf->start();
+  EXPECT_TRUE(inf->synced());
+  EXPECT_EQ(cached(*inf, "a"), "1");
+  put("b", "2");
+  put("a", "3");
+  ASSERT_TRUE(store.remove(res::configmaps, "default", "b"));
+  settle();
+  EXPECT_EQ(cached(*inf, "a"), "3");
+  EXPECT_EQ(cached(*inf, "b"), "<none>");
+  EXPECT_EQ(seen.log, (std::vector<std::string>{"ADDED a", "ADDED b", "MODIFIED a", "DELETED b"}));
+}
+
+TEST_F(InformerTest, ResumesAfterAClosedWatchWithoutRelisting) {
+  auto inf = make();
+  inf->start();
+  put("a", "1");
+  settle();
+  store.faults().closeAllWatches();
+  settle();
+  put("a", "2");
+  settle();
+  EXPECT_EQ(cached(*inf, "a"), "2");
+  EXPECT_EQ(inf->lists(), 1u);
+  EXPECT_EQ(inf->watchesStarted(), 2u);
+}
+
+TEST_F(InformerTest, RelistsOnGoneAndDeliversTheDifference) {
+  put("keep", "1");
+  put("drop", "1");
+  auto inf = make();
+  inf->start();
+  settle();
+  seen.log.clear();
+  // Changes the informer does not see live: the watch is closed and the next one is Gone.
+  store.faults().failNextWatchesWithGone(1);
+  store.faults().closeAllWatches();
+  put("keep", "2");
+  ASSERT_TRUE(store.remove(res::configmaps, "default", "drop"));
+  put("new", "1");
+  loop.runFor(seconds(5));
+  EXPECT_EQ(cached(*inf, "keep"), "2");
+  EXPECT_EQ(cached(*inf, "drop"), "<none>");
+  EXPECT_EQ(cached(*inf, "new"), "1");
+  EXPECT_GE(inf->lists(), 2u);
+  // Each change is delivered once, whichever path (watch replay or relist) carried it.
+  std::multiset<std::string> got(seen.log.begin(), seen.log.end());
+  EXPECT_EQ(got, (std::multiset<std::string>{"MODIFIED keep", "DELETED drop", "ADDED new"}));
+}
+
+TEST_F(InformerTest, RetriesAFailedListWithBackoff) {
+  FaultRule rule;
+  rule.verbs = {StoreVerb::List};
+  rule.until = loop.now() + seconds(2);
+  store.faults().add(rule);
+  put("a", "1");
+  auto inf = make();
+  inf->start();
+  EXPECT_FALSE(inf->synced());
+  loop.runFor(seconds(5));
+  EXPECT_TRUE(inf->synced());
+  EXPECT_EQ(cached(*inf, "a"), "1");
+  EXPECT_GT(inf->lists(), 2u);
+}
+
+TEST_F(InformerTest, FiltersByLabelSelectorAndListsByNamespace) {
+  store.create(res::configmaps, configMap("x", "1", {{"app", "redis"}})).value();
+  store.create(res::configmaps, configMap("y", "1", {{"app", "other"}})).value();
+  Informer::Options opts;
+  opts.labelSelector = "app=redis";
+  auto inf = make(opts);
+  inf->start();
+  EXPECT_EQ(inf->size(), 1u);
+  EXPECT_EQ(cached(*inf, "x"), "1");
+  EXPECT_EQ(inf->list("default").size(), 1u);
+  EXPECT_TRUE(inf->list("other-ns").empty());
+}
+
+TEST_F(InformerTest, StopEndsDelivery) {
+  auto inf = make();
+  inf->start();
+  put("a", "1");
+  settle();
+  inf->stop();
+  put("b", "1");
+  settle();
+  EXPECT_EQ(seen.log, (std::vector<std::string>{"ADDED a"}));
+}
+
+TEST_F(InformerTest, ResyncRedeliversEveryObject) {
+  put("a", "1");
+  Informer::Options opts;
+  opts.resync = seconds(10);
+  auto inf = make(opts);
+  inf->start();
+  loop.runFor(seconds(25));
+  EXPECT_EQ(seen.log, (std::vector<std::string>{"ADDED a", "MODIFIED a", "MODIFIED a"}));
+}
+
+}  // namespace
+}  // namespace kun
