@@ -69,8 +69,9 @@ Result<FailoverTimingArgs> parseFailoverTimingArgs(int argc, char** argv) {
   FailoverTimingArgs a;
   po::variables_map vm;
   try {
-    po::store(po::command_line_parser(argc - 1, argv + 1)
+    po::store(po::command_line_parser(argc, argv)  // skips argv[0], the subcommand
                   .options(describe())
+                  .positional(po::positional_options_description())  // none: strays are errors
                   .style(po::command_line_style::unix_style ^ po::command_line_style::allow_guessing)
                   .run(),
               vm);
