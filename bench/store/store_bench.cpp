@@ -1,0 +1,159 @@
+// The fake API store's hot paths: get, update of a 2 KB object, selective list over 10k and
+// 100k objects, and one update fanned out to 100 watchers. Figures in bench/RESULTS.md.
+#include <benchmark/benchmark.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/runtime/sim_loop.h"
+#include "fakeapi/store/fake_store.h"
+
+namespace kun {
+namespace {
+
+// A pod-like object of about 2 KB serialised: labels, annotations, two containers with env.
+Object twoKilobytePod(const std::string& name) {
+  Object env = Object::array();
+  for (int i = 0; i < 12; ++i)
+    env.push_back(Object{{"name", "REDIS_SETTING_" + std::to_string(i)}, {"value", "value-" + std::to_string(i * 7919)}});
+  auto container = [&](const std::string& n, int port) {
+    return Object{{"name", n},
+                  {"image", "redis:7.2.4"},
+                  {"ports", Object::array({Object{{"containerPort", port}, {"protocol", "TCP"}}})},
+                  {"env", env},
+                  {"resources", {{"requests", {{"cpu", "100m"}, {"memory", "128Mi"}}}, {"limits", {{"memory", "256Mi"}}}}}};
+  };
+  Object pod{{"metadata",
+              {{"name", name},
+               {"namespace", "default"},
+               {"labels", {{"app.kubernetes.io/name", "redis"}, {"redis.kun/cluster", "demo"}, {"role", "replica"}}},
+               {"annotations", {{"kun.io/config-hash", "5f3c9a1e"}}}}},
+             {"spec",
+              {{"nodeName", "node-1"},
+               {"containers", Object::array({container("redis", 6379), container("sentinel", 26379)})}}}};
+  return pod;
+}
+
+struct Fixture {
+  SimLoop loop;
+  FakeStore store{loop};
+};
+
+void BM_Get(benchmark::State& state) {
+  Fixture f;
+  const Object pod = twoKilobytePod("web-0");
+  if (!f.store.create(res::pods, pod).ok()) state.SkipWithError("create failed");
+  for (auto _ : state) {
+    auto r = f.store.get(res::pods, "default", "web-0");
+    benchmark::DoNotOptimize(r);
+  }
+  state.SetItemsProcessed(state.iterations());
+  state.counters["object_bytes"] = static_cast<double>(pod.dump().size());
+}
+BENCHMARK(BM_Get);
+
+void BM_GetShared(benchmark::State& state) {
+  Fixture f;
+  if (!f.store.create(res::pods, twoKilobytePod("web-0")).ok()) state.SkipWithError("create failed");
+  for (auto _ : state) {
+    auto r = f.store.getShared(res::pods, "default", "web-0");
+    benchmark::DoNotOptimize(r);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_GetShared);
+
+// For scale: what copying the object alone costs.
+void BM_CopyObject(benchmark::State& state) {
+  const Object pod = twoKilobytePod("web-0");
+  for (auto _ : state) {
+    Object copy = pod;
+    benchmark::DoNotOptimize(copy);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_CopyObject);
+
+// An optimistic-concurrency update: change an annotation, send it with the version just
+// read back. No watchers.
+void BM_Update(benchmark::State& state) {
+  Fixture f;
+  auto created = f.store.create(res::pods, twoKilobytePod("web-0"));
+  if (!created.ok()) state.SkipWithError("create failed");
+  Object obj = *created;
+  std::uint64_t n = 0;
+  for (auto _ : state) {
+    obj["metadata"]["annotations"]["kun.io/config-hash"] = std::to_string(++n);
+    auto r = f.store.update(res::pods, obj);
+    if (!r.ok()) {
+      state.SkipWithError("update failed");
+      break;
+    }
+    obj["metadata"]["resourceVersion"] = (*r)["metadata"]["resourceVersion"];
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_Update);
+
+// A list by label selector that returns `result` objects out of `total`.
+void BM_ListBySelector(benchmark::State& state) {
+  const auto total = static_cast<int>(state.range(0));
+  const auto result = static_cast<int>(state.range(1));
+  static std::map<int, std::unique_ptr<Fixture>> fixtures;  // built once per size
+  auto& f = fixtures[total];
+  if (!f) {
+    f = std::make_unique<Fixture>();
+    for (int i = 0; i < total; ++i) {
+      Object cm{{"metadata",
+                 {{"name", "cm-" + std::to_string(i)},
+                  {"namespace", "default"},
+                  {"labels", {{"app", "bench"}, {"group10", std::to_string(i / 10)}, {"group100", std::to_string(i / 100)}}}}},
+                {"data", {{"key", "value"}}}};
+      if (!f->store.create(res::configmaps, cm).ok()) state.SkipWithError("create failed");
+    }
+  }
+  const std::string key = result == 10 ? "group10" : "group100";
+  const std::string selector = "app=bench," + key + "=" + std::to_string(total / result / 2);
+  std::size_t items = 0;
+  for (auto _ : state) {
+    auto l = f->store.list(res::configmaps, "default", ListOptions{selector, ""});
+    items += l->items.size();
+    benchmark::DoNotOptimize(l);
+  }
+  if (items != static_cast<std::size_t>(result) * state.iterations()) state.SkipWithError("wrong result size");
+  state.SetItemsProcessed(static_cast<std::int64_t>(items));
+  state.counters["examined"] = static_cast<double>(f->store.lastListExaminedForTest());
+}
+BENCHMARK(BM_ListBySelector)->Args({10000, 10})->Args({100000, 10})->Args({10000, 100})->Args({100000, 100});
+
+// One update of a 2 KB object delivered to `watchers` watches (the loop runs until every
+// delivery is done).
+void BM_WatchFanout(benchmark::State& state) {
+  const auto watchers = static_cast<int>(state.range(0));
+  Fixture f;
+  auto created = f.store.create(res::pods, twoKilobytePod("web-0"));
+  if (!created.ok()) state.SkipWithError("create failed");
+  std::uint64_t delivered = 0;
+  std::vector<std::unique_ptr<Watch>> ws;
+  for (int i = 0; i < watchers; ++i) {
+    auto w = f.store.watch(res::pods, "default", {}, [&](const WatchEvent&) { ++delivered; }, nullptr);
+    ws.push_back(std::move(*w));
+  }
+  Object obj = *created;
+  obj["metadata"].erase("resourceVersion");
+  std::uint64_t n = 0;
+  for (auto _ : state) {
+    obj["metadata"]["annotations"]["kun.io/config-hash"] = std::to_string(++n);
+    if (!f.store.update(res::pods, obj).ok()) state.SkipWithError("update failed");
+    while (f.loop.runOne()) {
+    }
+  }
+  if (delivered != static_cast<std::uint64_t>(watchers) * state.iterations()) state.SkipWithError("lost events");
+  state.SetItemsProcessed(static_cast<std::int64_t>(delivered));
+  state.counters["updates/s"] = benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_WatchFanout)->Arg(100);
+
+}  // namespace
+}  // namespace kun
