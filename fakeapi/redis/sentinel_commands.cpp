@@ -105,7 +105,7 @@ RedisReply SentinelNode::dispatch(Client& cl, ConnId c, const Argv& argv) {
 }
 
 RedisReply SentinelNode::instanceReply(const Instance& ri) const {
-  const std::int64_t now = nowMs();
+  const std::int64_t now = mstime();
   std::vector<std::string> f;
   auto add = [&f](std::string k, std::string v) {
     f.push_back(std::move(k));
@@ -352,10 +352,10 @@ RedisReply SentinelNode::sentinelSet(const Argv& argv) {
   for (std::size_t j = 3; j < argv.size(); ++j) {
     const std::string option = lower(argv[j]);
     const std::size_t more = argv.size() - 1 - j;
-    auto badfmt = [&](std::size_t at) {
-      return RedisReply::error(fmt::format("ERR Invalid argument '{}' for SENTINEL SET '{}'", argv[at], argv[j]));
-    };
     const std::size_t optAt = j;
+    auto badfmt = [&](std::size_t at) {
+      return RedisReply::error(fmt::format("ERR Invalid argument '{}' for SENTINEL SET '{}'", argv[at], argv[optAt]));
+    };
     if ((option == "down-after-milliseconds" || option == "failover-timeout" || option == "parallel-syncs" ||
          option == "quorum") && more > 0) {
       auto v = parseInt(argv[++j]);
@@ -406,7 +406,7 @@ std::string SentinelNode::infoText(const std::string& section) const {
   const bool all = section == "default" || section == "all" || section == "everything";
   std::string out;
   if (all || section == "server") {
-    const std::int64_t up = (nowMs() - bootMs_) / 1000;
+    const std::int64_t up = (mstime() - bootMs_) / 1000;
     out += fmt::format(
         "# Server\r\n"
         "redis_version:7.0.15\r\n"
@@ -448,7 +448,7 @@ std::string SentinelNode::infoText(const std::string& section) const {
         "sentinel_running_scripts:0\r\n"
         "sentinel_scripts_queue_length:0\r\n"
         "sentinel_simulate_failure_flags:{}\r\n",
-        masters_.size(), tilt_ ? 1 : 0, tilt_ ? (nowMs() - tiltStart_) / 1000 : -1,
+        masters_.size(), tilt_ ? 1 : 0, tilt_ ? (mstime() - tiltStart_) / 1000 : -1,
         (simCrashAfterElection_ ? 1 : 0) | (simCrashAfterPromotion_ ? 2 : 0));
     int i = 0;
     for (const auto& [n, m] : masters_) {

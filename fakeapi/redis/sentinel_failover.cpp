@@ -30,7 +30,7 @@ std::string SentinelNode::voteLeader(Instance& m, std::uint64_t reqEpoch, const 
     event("+vote-for-leader", &m, fmt::format("{} {}", m.leader, m.leaderEpoch));
     // Having voted for another sentinel, do not start our own failover for a while.
     if (!iequals(m.leader, myid_))
-      m.failoverStartTime = nowMs() + static_cast<std::int64_t>(rng_.below(kMaxDesync));
+      m.failoverStartTime = mstime() + static_cast<std::int64_t>(rng_.below(kMaxDesync));
   }
   *leaderEpoch = m.leaderEpoch;
   return m.leader;
@@ -69,14 +69,14 @@ void SentinelNode::startFailover(Instance& m) {
   m.failoverEpoch = ++currentEpoch_;
   event("+new-epoch", &m, std::to_string(currentEpoch_));
   event("+try-failover", &m);
-  m.failoverStartTime = nowMs() + static_cast<std::int64_t>(rng_.below(kMaxDesync));
-  m.failoverStateChangeTime = nowMs();
+  m.failoverStartTime = mstime() + static_cast<std::int64_t>(rng_.below(kMaxDesync));
+  m.failoverStateChangeTime = mstime();
 }
 
 bool SentinelNode::startFailoverIfNeeded(Instance& m) {
   if (!(m.flags & kODown)) return false;
   if (m.flags & kFailoverInProgress) return false;
-  if (nowMs() - m.failoverStartTime < m.failoverTimeout * 2) {
+  if (mstime() - m.failoverStartTime < m.failoverTimeout * 2) {
     if (m.failoverDelayLogged != m.failoverStartTime) {
       m.failoverDelayLogged = m.failoverStartTime;
       record(fmt::format("Next failover delay: I will not start a failover before {}s",
@@ -89,7 +89,7 @@ bool SentinelNode::startFailoverIfNeeded(Instance& m) {
 }
 
 SentinelNode::Instance* SentinelNode::selectSlave(Instance& m) {
-  const std::int64_t now = nowMs();
+  const std::int64_t now = mstime();
   std::int64_t maxMasterDown = 0;
   if (m.flags & kSDown) maxMasterDown += now - m.sDownSince;
   maxMasterDown += m.downAfter * 10;
@@ -119,7 +119,7 @@ SentinelNode::Instance* SentinelNode::selectSlave(Instance& m) {
 void SentinelNode::abortFailover(Instance& m) {
   m.flags &= ~(kFailoverInProgress | kForceFailover);
   m.failoverState = kNone;
-  m.failoverStateChangeTime = nowMs();
+  m.failoverStateChangeTime = mstime();
   if (m.promotedSlave) {
     m.promotedSlave->flags &= ~kPromoted;
     m.promotedSlave = nullptr;
@@ -131,7 +131,7 @@ void SentinelNode::failoverWaitStart(Instance& m) {
   const bool isLeader = !leader.empty() && iequals(leader, myid_);
   if (!isLeader && !(m.flags & kForceFailover)) {
     const std::int64_t electionTimeout = std::min(kElectionTimeout, m.failoverTimeout);
-    if (nowMs() - m.failoverStartTime > electionTimeout) {
+    if (mstime() - m.failoverStartTime > electionTimeout) {
       event("-failover-abort-not-elected", &m);
       abortFailover(m);
     }
@@ -144,7 +144,7 @@ void SentinelNode::failoverWaitStart(Instance& m) {
     return;
   }
   m.failoverState = kSelectSlave;
-  m.failoverStateChangeTime = nowMs();
+  m.failoverStateChangeTime = mstime();
   event("+failover-state-select-slave", &m);
 }
 
@@ -159,14 +159,14 @@ void SentinelNode::failoverSelectSlave(Instance& m) {
   s->flags |= kPromoted;
   m.promotedSlave = s;
   m.failoverState = kSendSlaveofNoone;
-  m.failoverStateChangeTime = nowMs();
+  m.failoverStateChangeTime = mstime();
   event("+failover-state-send-slaveof-noone", s);
 }
 
 void SentinelNode::failoverSendSlaveofNoone(Instance& m) {
   Instance& s = *m.promotedSlave;
   if (s.link.disconnected) {
-    if (nowMs() - m.failoverStateChangeTime > m.failoverTimeout) {
+    if (mstime() - m.failoverStateChangeTime > m.failoverTimeout) {
       event("-failover-abort-slave-timeout", &m);
       abortFailover(m);
     }
@@ -175,11 +175,11 @@ void SentinelNode::failoverSendSlaveofNoone(Instance& m) {
   if (!sendSlaveOf(s, "", 0)) return;
   event("+failover-state-wait-promotion", &s);
   m.failoverState = kWaitPromotion;
-  m.failoverStateChangeTime = nowMs();
+  m.failoverStateChangeTime = mstime();
 }
 
 void SentinelNode::failoverDetectEnd(Instance& m) {
-  const std::int64_t elapsed = nowMs() - m.failoverStateChangeTime;
+  const std::int64_t elapsed = mstime() - m.failoverStateChangeTime;
   if (!m.promotedSlave || (m.promotedSlave->flags & kSDown)) return;
   int notReconfigured = 0;
   for (const auto& [k, s] : m.slaves) {
@@ -196,7 +196,7 @@ void SentinelNode::failoverDetectEnd(Instance& m) {
   if (notReconfigured == 0) {
     event("+failover-end", &m);
     m.failoverState = kUpdateConfig;
-    m.failoverStateChangeTime = nowMs();
+    m.failoverStateChangeTime = mstime();
   }
   if (timeout) {
     for (auto& [k, s] : m.slaves) {
@@ -211,7 +211,7 @@ void SentinelNode::failoverDetectEnd(Instance& m) {
 }
 
 void SentinelNode::failoverReconfNextSlave(Instance& m) {
-  const std::int64_t now = nowMs();
+  const std::int64_t now = mstime();
   int inProgress = 0;
   for (const auto& [k, s] : m.slaves)
     if (s->flags & (kReconfSent | kReconfInprog)) ++inProgress;
@@ -245,7 +245,7 @@ void SentinelNode::failoverStateMachine(Instance& m) {
     case kSendSlaveofNoone: failoverSendSlaveofNoone(m); break;
     case kWaitPromotion:
       // Promotion is observed in the promoted replica's INFO; here only the timeout.
-      if (nowMs() - m.failoverStateChangeTime > m.failoverTimeout) {
+      if (mstime() - m.failoverStateChangeTime > m.failoverTimeout) {
         event("-failover-abort-slave-timeout", &m);
         abortFailover(m);
       }

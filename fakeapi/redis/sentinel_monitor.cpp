@@ -48,7 +48,7 @@ void SentinelNode::timer() {
 }
 
 void SentinelNode::checkTilt() {
-  const std::int64_t now = nowMs();
+  const std::int64_t now = mstime();
   const std::int64_t delta = now - previousTime_;
   if (delta < 0 || delta > kTiltTrigger) {
     tilt_ = true;
@@ -73,7 +73,7 @@ void SentinelNode::handleInstance(Instance& ri) {
   reconnect(ri);
   sendPeriodic(ri);
   if (tilt_) {
-    if (nowMs() - tiltStart_ < kTiltPeriod) return;
+    if (mstime() - tiltStart_ < kTiltPeriod) return;
     tilt_ = false;
     event("-tilt", nullptr, "#tilt mode exited");
   }
@@ -131,7 +131,7 @@ void SentinelNode::sendAuthIfNeeded(Instance& ri, ConnId conn) {
 void SentinelNode::reconnect(Instance& ri) {
   Link& link = ri.link;
   if (!link.disconnected || ri.port == 0) return;
-  const std::int64_t now = nowMs();
+  const std::int64_t now = mstime();
   if (now - link.lastReconnTime < kPingPeriod) return;
   link.lastReconnTime = now;
   const std::uint64_t uid = ri.uid;
@@ -171,7 +171,7 @@ void SentinelNode::reconnect(Instance& ri) {
     h.onPush = [this, uid, gen](RedisReply msg) {
       Instance* x = byUid(uid);
       if (!x || x->link.pcGen != gen) return;
-      x->link.pcLastActivity = nowMs();
+      x->link.pcLastActivity = mstime();
       if (msg.type != RedisReply::Type::Array || msg.elements.size() != 3 || msg.elements[0].str != "message")
         return;
       const std::string& payload = msg.elements[2].str;
@@ -184,7 +184,7 @@ void SentinelNode::reconnect(Instance& ri) {
     fabric().request(link.pc, {"SUBSCRIBE", kHelloChannel}, [this, uid, gen](RedisReply) {
       Instance* x = byUid(uid);
       if (!x || x->link.pcGen != gen) return;
-      x->link.pcLastActivity = nowMs();
+      x->link.pcLastActivity = mstime();
     });
   }
   if (link.cc != 0 && ((ri.flags & kSentinel) || link.pc != 0)) link.disconnected = false;
@@ -195,7 +195,7 @@ void SentinelNode::reconnect(Instance& ri) {
 void SentinelNode::sendPing(Instance& ri) {
   if (ri.link.cc == 0) return;
   send(ri, {"PING"}, [this](Instance& x, RedisReply r) {
-    const std::int64_t now = nowMs();
+    const std::int64_t now = mstime();
     if (r.type == RedisReply::Type::Status || r.type == RedisReply::Type::Error) {
       if (r.str.rfind("PONG", 0) == 0 || r.str.rfind("LOADING", 0) == 0 || r.str.rfind("MASTERDOWN", 0) == 0) {
         x.link.lastAvailTime = now;
@@ -204,7 +204,7 @@ void SentinelNode::sendPing(Instance& ri) {
     }
     x.link.lastPongTime = now;
   });
-  ri.link.lastPingTime = nowMs();
+  ri.link.lastPingTime = mstime();
   if (ri.link.actPingTime == 0) ri.link.actPingTime = ri.link.lastPingTime;
 }
 
@@ -215,7 +215,7 @@ void SentinelNode::sendHello(Instance& ri) {
   const std::string payload = fmt::format("{},{},{},{},{},{},{},{}", ip(), port_, myid_, currentEpoch_, m.name, mh,
                                           mp, m.configEpoch);
   send(ri, {"PUBLISH", kHelloChannel, payload}, [this](Instance& x, RedisReply r) {
-    if (!r.isError()) x.lastPubTime = nowMs();
+    if (!r.isError()) x.lastPubTime = mstime();
   });
 }
 
@@ -229,7 +229,7 @@ void SentinelNode::forceHelloUpdate(Instance& m) {
 }
 
 void SentinelNode::sendPeriodic(Instance& ri) {
-  const std::int64_t now = nowMs();
+  const std::int64_t now = mstime();
   if (ri.link.disconnected) return;
   if (ri.link.pendingCommands >= kMaxPendingCommands) return;
   std::int64_t infoPeriod = kInfoPeriod;
@@ -249,7 +249,7 @@ void SentinelNode::sendPeriodic(Instance& ri) {
 // --- availability ------------------------------------------------------------------------------
 
 void SentinelNode::checkSdown(Instance& ri) {
-  const std::int64_t now = nowMs();
+  const std::int64_t now = mstime();
   Link& link = ri.link;
   std::int64_t elapsed = 0;
   if (link.actPingTime)
@@ -292,7 +292,7 @@ void SentinelNode::checkOdown(Instance& m) {
     if (!(m.flags & kODown)) {
       event("+odown", &m, fmt::format("#quorum {}/{}", quorum, m.quorum));
       m.flags |= kODown;
-      m.oDownSince = nowMs();
+      m.oDownSince = mstime();
     }
   } else if (m.flags & kODown) {
     event("-odown", &m);
@@ -301,7 +301,7 @@ void SentinelNode::checkOdown(Instance& m) {
 }
 
 void SentinelNode::askOthers(Instance& m, bool forced) {
-  const std::int64_t now = nowMs();
+  const std::int64_t now = mstime();
   for (auto& [k, s] : m.sentinels) {
     Instance& ri = *s;
     if (now - ri.lastMasterDownReplyTime > kAskPeriod * 5) {  // stale answer: forget it
@@ -319,7 +319,7 @@ void SentinelNode::askOthers(Instance& m, bool forced) {
                r.elements[0].type != RedisReply::Type::Integer || r.elements[1].type != RedisReply::Type::String ||
                r.elements[2].type != RedisReply::Type::Integer)
              return;
-           x.lastMasterDownReplyTime = nowMs();
+           x.lastMasterDownReplyTime = mstime();
            if (r.elements[0].integer == 1) x.flags |= kMasterDown;
            else x.flags &= ~kMasterDown;
            if (r.elements[1].str != "*") {
@@ -334,12 +334,12 @@ void SentinelNode::askOthers(Instance& m, bool forced) {
 
 bool SentinelNode::masterLooksSane(const Instance& m) const {
   return (m.flags & kMaster) && m.roleReported == kMaster && !(m.flags & (kSDown | kODown)) &&
-         nowMs() - m.infoRefresh < kInfoPeriod * 2;
+         mstime() - m.infoRefresh < kInfoPeriod * 2;
 }
 
 bool SentinelNode::noDownFor(const Instance& ri, std::int64_t ms) const {
   const std::int64_t mostRecent = std::max(ri.sDownSince, ri.oDownSince);
-  return mostRecent == 0 || nowMs() - mostRecent > ms;
+  return mostRecent == 0 || mstime() - mostRecent > ms;
 }
 
 bool SentinelNode::sendSlaveOf(Instance& ri, const std::string& host, int port) {
@@ -359,7 +359,7 @@ bool SentinelNode::sendSlaveOf(Instance& ri, const std::string& host, int port) 
 // --- what INFO says ---------------------------------------------------------------------------
 
 void SentinelNode::refreshInfo(Instance& ri, const std::string& info) {
-  const std::int64_t now = nowMs();
+  const std::int64_t now = mstime();
   ri.info = info;
   ri.masterLinkDownTime = 0;
   int role = 0;
@@ -563,7 +563,7 @@ void SentinelNode::processHello(const std::string& hello) {
       resetMasterAndChangeAddress(*m, tok[5], static_cast<int>(*mport));  // keeps the sentinels, si too
     }
   }
-  if (si) si->lastHelloTime = nowMs();
+  if (si) si->lastHelloTime = mstime();
 }
 
 }  // namespace kun::redissim

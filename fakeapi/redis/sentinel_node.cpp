@@ -26,7 +26,7 @@ std::string SentinelNode::traceName() const { return fmt::format("sentinel {}:{}
 // lifecycle
 
 void SentinelNode::onBoot() {
-  const std::int64_t now = nowMs();
+  const std::int64_t now = mstime();
   runId_ = hexId(rng_);
   bootMs_ = now;
   previousTime_ = now;
@@ -108,7 +108,7 @@ SentinelNode::Instance* SentinelNode::createInstance(const std::string& name, in
   std::string key = (flags & kSlave) ? host + ":" + std::to_string(port) : name;
   auto& table = (flags & kMaster) ? masters_ : (flags & kSlave) ? master->slaves : master->sentinels;
   if (table.count(key)) return nullptr;
-  const std::int64_t now = nowMs();
+  const std::int64_t now = mstime();
   auto ri = std::make_unique<Instance>();
   ri->uid = nextUid_++;
   ri->flags = flags;
@@ -160,7 +160,7 @@ SentinelNode::Instance* SentinelNode::masterByAddr(const std::string& host, int 
 }
 
 void SentinelNode::resetMaster(Instance& m, bool keepSentinels, bool ev) {
-  const std::int64_t now = nowMs();
+  const std::int64_t now = mstime();
   for (auto& [k, ri] : m.slaves) {
     closeCc(*ri);
     closePc(*ri);

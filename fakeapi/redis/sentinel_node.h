@@ -161,6 +161,9 @@ class SentinelNode final : public SimProcess {
     std::set<std::string> channels;
   };
 
+  // Sentinel's clock: Unix milliseconds, as mstime() in sentinel.c (its "never" is 0).
+  std::int64_t mstime() const { return wallMicros() / 1000; }
+
   // instances (sentinel_node.cpp)
   Instance* createInstance(const std::string& name, int flags, const std::string& host, int port, int quorum,
                            Instance* master);

@@ -1,5 +1,7 @@
 #pragma once
 // A simulated world for the Redis/Sentinel tests: loop, trace, network, simulator.
+#include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <string>
 
@@ -14,6 +16,10 @@ namespace kun::redissim::test {
 struct SimWorld {
   explicit SimWorld(std::uint64_t seed = 1)
       : rng(seed), net(loop, rng.fork("net"), &trace), sim(loop, net, rng.fork("redis"), &trace) {}
+  // KUN_TRACE_DUMP=1 prints the trace of every world (to read what a test did).
+  ~SimWorld() {
+    if (std::getenv("KUN_TRACE_DUMP")) std::fputs(lastTrace(1u << 30).c_str(), stdout);
+  }
 
   Result<RedisReply> cmd(const RedisEndpoint& ep, const Argv& argv, const std::string& pw = {}) {
     return sim.admin(Topology::kClientIp).command(ep, argv, pw);
