@@ -1,5 +1,6 @@
 #include "core/api/json_fields.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -14,10 +15,10 @@ const Object& nullObject() {
   return n;
 }
 
-bool present(const Object& out, std::string_view key) {
-  if (!out.is_object()) return false;
-  auto it = out.find(key);
-  return it != out.end() && !it->is_null();
+bool present(const Object* original, std::string_view key) {
+  if (!original || !original->is_object()) return false;
+  auto it = original->find(key);
+  return it != original->end() && !it->is_null();
 }
 
 // Integers arrive as JSON integers; a float with an integral value (YAML "3.0", or a
@@ -175,40 +176,58 @@ const Object& FieldReader::sub(std::string_view key) {
   return *v;
 }
 
+const Object& FieldReader::list(std::string_view key) {
+  const Object* v = find(key);
+  if (!v) return nullObject();
+  if (!v->is_array()) {
+    fail(key, "a list");
+    return nullObject();
+  }
+  return *v;
+}
+
 Error notAnObject(std::string_view path) {
   return makeError(Reason::Invalid, "must be an object", std::string(path));
 }
 
-void putStr(Object& out, std::string_view key, const std::string& v) {
-  if (!v.empty() || present(out, key)) out[std::string(key)] = v;
+Object carryOver(const Object* original, std::span<const std::string_view> known) {
+  Object out = Object::object();
+  if (!original || !original->is_object()) return out;
+  for (auto it = original->begin(); it != original->end(); ++it) {
+    const bool modelled = std::find(known.begin(), known.end(), it.key()) != known.end();
+    if (!modelled || it->is_null()) out.emplace(it.key(), it.value());
+  }
+  return out;
 }
 
-void putBool(Object& out, std::string_view key, bool v) {
-  if (v || present(out, key)) out[std::string(key)] = v;
+void putStr(Object& out, const Object* original, std::string_view key, const std::string& v) {
+  if (!v.empty() || present(original, key)) out[std::string(key)] = v;
 }
 
-void putInt(Object& out, std::string_view key, std::int64_t v) {
-  if (v != 0 || present(out, key)) out[std::string(key)] = v;
+void putBool(Object& out, const Object* original, std::string_view key, bool v) {
+  if (v || present(original, key)) out[std::string(key)] = v;
 }
 
-void putStrings(Object& out, std::string_view key, const std::vector<std::string>& v) {
-  if (!v.empty() || present(out, key)) out[std::string(key)] = v;
+void putInt(Object& out, const Object* original, std::string_view key, std::int64_t v) {
+  if (v != 0 || present(original, key)) out[std::string(key)] = v;
 }
 
-void putStringMap(Object& out, std::string_view key, const std::map<std::string, std::string>& v) {
-  if (!v.empty() || present(out, key)) out[std::string(key)] = v;
+void putStrings(Object& out, const Object* original, std::string_view key,
+                const std::vector<std::string>& v) {
+  if (!v.empty() || present(original, key)) out[std::string(key)] = v;
+}
+
+void putStringMap(Object& out, const Object* original, std::string_view key,
+                  const std::map<std::string, std::string>& v) {
+  if (!v.empty() || present(original, key)) out[std::string(key)] = v;
 }
 
 void putJson(Object& out, std::string_view key, const Object& v) {
-  if (v.is_null()) {
-    if (out.is_object()) out.erase(std::string(key));
-    return;
-  }
-  out[std::string(key)] = v;
+  if (!v.is_null()) out[std::string(key)] = v;
 }
 
-void putObject(Object& out, std::string_view key, Object v) {
-  if (!v.empty() || present(out, key)) out[std::string(key)] = std::move(v);
+void putObject(Object& out, const Object* original, std::string_view key, Object v) {
+  if (!v.empty() || present(original, key)) out[std::string(key)] = std::move(v);
 }
 
 }  // namespace kun::jsonf

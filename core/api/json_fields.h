@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,8 +31,10 @@ class FieldReader {
   std::map<std::string, std::string> stringMap(std::string_view key);  // object of strings
   Object object(std::string_view key);  // any JSON object, kept verbatim; null if absent
   Object array(std::string_view key);   // any JSON array, kept verbatim; null if absent
-  // The sub-object at key (null if absent) and its path, for a nested reader.
+  // The sub-object (or array) at key, by reference into the object read (null if absent),
+  // for a nested reader.
   const Object& sub(std::string_view key);
+  const Object& list(std::string_view key);
   std::string pathOf(std::string_view key) const;
 
   bool ok() const { return !error_.has_value(); }
@@ -51,17 +54,23 @@ class FieldReader {
 // Error for a value that is not a JSON object where one is required.
 Error notAnObject(std::string_view path);
 
-// Writers: `out` starts as the original object. A non-zero value is written; a zero value
-// (""/false/0/empty) is written only if the original had that key with a non-null value,
-// so absent stays absent and an explicit zero stays explicit.
-void putStr(Object& out, std::string_view key, const std::string& v);
-void putBool(Object& out, std::string_view key, bool v);
-void putInt(Object& out, std::string_view key, std::int64_t v);
-void putStrings(Object& out, std::string_view key, const std::vector<std::string>& v);
-void putStringMap(Object& out, std::string_view key, const std::map<std::string, std::string>& v);
-// Verbatim JSON: null means absent (the key is removed).
+// Writing one level back. `original` is the object that level was parsed from (nullptr when
+// there was none). carryOver() starts the output with the fields of `original` that the
+// level does not model, and the modelled ones that are null there; then the put* functions
+// write the modelled values. A non-zero value is always written; a zero value (""/false/0/
+// empty) only if `original` had that key with a non-null value, so absent stays absent and
+// an explicit zero stays explicit. Only unknown fields are copied, never the whole object.
+Object carryOver(const Object* original, std::span<const std::string_view> known);
+void putStr(Object& out, const Object* original, std::string_view key, const std::string& v);
+void putBool(Object& out, const Object* original, std::string_view key, bool v);
+void putInt(Object& out, const Object* original, std::string_view key, std::int64_t v);
+void putStrings(Object& out, const Object* original, std::string_view key,
+                const std::vector<std::string>& v);
+void putStringMap(Object& out, const Object* original, std::string_view key,
+                  const std::map<std::string, std::string>& v);
+// Verbatim JSON; null writes nothing (the key stays absent, or null if it was null).
 void putJson(Object& out, std::string_view key, const Object& v);
-// A nested object: written when non-empty or when the original had the key.
-void putObject(Object& out, std::string_view key, Object v);
+// A nested level's output: written when non-empty or when `original` had the key.
+void putObject(Object& out, const Object* original, std::string_view key, Object v);
 
 }  // namespace kun::jsonf

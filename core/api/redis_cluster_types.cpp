@@ -1,5 +1,7 @@
 #include "core/api/redis_cluster_types.h"
 
+#include <array>
+
 #include <fmt/format.h>
 
 #include "core/api/json_fields.h"
@@ -10,38 +12,60 @@ using jsonf::FieldReader;
 
 namespace {
 
-Object originalOf(const Object& o) { return o.is_object() ? o : Object(); }
+// The JSON keys each level models; everything else is carried over from `original`.
+constexpr std::array<std::string_view, 3> kExporterKeys{"enabled", "image", "imagePullPolicy"};
+constexpr std::array<std::string_view, 3> kStorageKeys{"keepAfterDeletion", "emptyDir",
+                                                       "persistentVolumeClaim"};
+constexpr std::array<std::string_view, 12> kSentinelKeys{
+    "image",   "imagePullPolicy", "imagePullSecrets", "replicas",    "resources",    "customConfig",
+    "command", "affinity",        "securityContext",  "tolerations", "nodeSelector", "annotations"};
+constexpr std::array<std::string_view, 18> kSpecKeys{
+    "size",         "resources",       "image",       "imagePullPolicy",  "imagePullSecrets",
+    "command",      "shutdownConfigMap", "storage",   "password",         "exporter",
+    "affinity",     "securityContext", "toleRations", "nodeSelector",     "config",
+    "annotations",  "disablePersistence", "sentinel"};
+constexpr std::array<std::string_view, 6> kConditionKeys{
+    "type", "status", "lastUpdateTime", "lastTransitionTime", "reason", "message"};
+constexpr std::array<std::string_view, 4> kStatusKeys{"conditions", "masterIP", "sentinelIP",
+                                                      "observedGeneration"};
+constexpr std::array<std::string_view, 5> kTopKeys{"apiVersion", "kind", "metadata", "spec",
+                                                   "status"};
 
-RedisExporter readExporter(FieldReader& parent) {
-  const std::string path = parent.pathOf("exporter");
+// A pointer to node that keeps the whole parsed object alive; null unless node is an object.
+Original alias(const Original& root, const Object& node) {
+  if (!root || !node.is_object()) return nullptr;
+  return Original(root, &node);
+}
+
+const Object* ptr(const Original& o) { return o.get(); }
+
+RedisExporter readExporter(FieldReader& parent, const Original& root) {
   const Object& o = parent.sub("exporter");
-  FieldReader r(o, path);
+  FieldReader r(o, parent.pathOf("exporter"));
   RedisExporter e;
   e.enabled = r.boolean("enabled");
   e.image = r.str("image");
   e.imagePullPolicy = r.str("imagePullPolicy");
-  e.original = originalOf(o);
+  e.original = alias(root, o);
   parent.merge(r.error());
   return e;
 }
 
-RedisStorage readStorage(FieldReader& parent) {
-  const std::string path = parent.pathOf("storage");
+RedisStorage readStorage(FieldReader& parent, const Original& root) {
   const Object& o = parent.sub("storage");
-  FieldReader r(o, path);
+  FieldReader r(o, parent.pathOf("storage"));
   RedisStorage s;
   s.keepAfterDeletion = r.boolean("keepAfterDeletion");
   s.emptyDir = r.object("emptyDir");
   s.persistentVolumeClaim = r.object("persistentVolumeClaim");
-  s.original = originalOf(o);
+  s.original = alias(root, o);
   parent.merge(r.error());
   return s;
 }
 
-SentinelSettings readSentinel(FieldReader& parent) {
-  const std::string path = parent.pathOf("sentinel");
+SentinelSettings readSentinel(FieldReader& parent, const Original& root) {
   const Object& o = parent.sub("sentinel");
-  FieldReader r(o, path);
+  FieldReader r(o, parent.pathOf("sentinel"));
   SentinelSettings s;
   s.image = r.str("image");
   s.imagePullPolicy = r.str("imagePullPolicy");
@@ -55,12 +79,15 @@ SentinelSettings readSentinel(FieldReader& parent) {
   s.tolerations = r.array("tolerations");
   s.nodeSelector = r.stringMap("nodeSelector");
   s.annotations = r.stringMap("annotations");
-  s.original = originalOf(o);
+  s.original = alias(root, o);
   parent.merge(r.error());
   return s;
 }
 
-RedisClusterSpec readSpec(const Object& o, FieldReader& r) {
+// `spec` is a node inside *root (or root itself), so originals can alias it.
+Result<RedisClusterSpec> readSpec(const Object& spec, const Original& root) {
+  if (!spec.is_null() && !spec.is_object()) return jsonf::notAnObject("spec");
+  FieldReader r(spec, "spec");
   RedisClusterSpec s;
   s.size = r.int32("size");
   s.resources = r.object("resources");
@@ -69,9 +96,9 @@ RedisClusterSpec readSpec(const Object& o, FieldReader& r) {
   s.imagePullSecrets = r.array("imagePullSecrets");
   s.command = r.strings("command");
   s.shutdownConfigMap = r.str("shutdownConfigMap");
-  s.storage = readStorage(r);
+  s.storage = readStorage(r, root);
   s.password = r.str("password");
-  s.exporter = readExporter(r);
+  s.exporter = readExporter(r, root);
   s.affinity = r.object("affinity");
   s.securityContext = r.object("securityContext");
   s.tolerations = r.array("toleRations");
@@ -79,22 +106,23 @@ RedisClusterSpec readSpec(const Object& o, FieldReader& r) {
   s.config = r.stringMap("config");
   s.annotations = r.stringMap("annotations");
   s.disablePersistence = r.boolean("disablePersistence");
-  s.sentinel = readSentinel(r);
-  s.original = originalOf(o);
+  s.sentinel = readSentinel(r, root);
+  s.original = alias(root, spec);
+  if (!r.ok()) return *r.error();
   return s;
 }
 
-RedisClusterStatus readStatus(const Object& o, const std::string& path, FieldReader& r) {
+Result<RedisClusterStatus> readStatus(const Object& status, const Original& root) {
+  if (!status.is_null() && !status.is_object()) return jsonf::notAnObject("status");
+  FieldReader r(status, "status");
   RedisClusterStatus s;
-  Object conds = r.array("conditions");
+  const Object& conds = r.list("conditions");
   if (conds.is_array()) {
+    s.conditions.reserve(conds.size());
     for (std::size_t i = 0; i < conds.size(); ++i) {
-      const std::string cpath = fmt::format("{}.conditions[{}]", path, i);
+      const std::string cpath = fmt::format("status.conditions[{}]", i);
       const Object& c = conds[i];
-      if (!c.is_object()) {
-        r.merge(jsonf::notAnObject(cpath));
-        break;
-      }
+      if (!c.is_object()) return jsonf::notAnObject(cpath);
       FieldReader cr(c, cpath);
       Condition cond;
       cond.type = cr.str("type");
@@ -103,48 +131,59 @@ RedisClusterStatus readStatus(const Object& o, const std::string& path, FieldRea
       cond.lastTransitionTime = cr.str("lastTransitionTime");
       cond.reason = cr.str("reason");
       cond.message = cr.str("message");
-      cond.original = c;
-      r.merge(cr.error());
+      cond.original = alias(root, c);
+      if (!cr.ok()) return *cr.error();
       s.conditions.push_back(std::move(cond));
     }
   }
   s.masterIP = r.str("masterIP");
   s.sentinelIP = r.str("sentinelIP");
   s.observedGeneration = r.int64("observedGeneration");
-  s.original = originalOf(o);
+  s.original = alias(root, status);
+  if (!r.ok()) return *r.error();
   return s;
 }
 
+const Object& member(const Object& o, std::string_view key) {
+  static const Object null;
+  if (!o.is_object()) return null;
+  auto it = o.find(key);
+  return it == o.end() ? null : *it;
+}
+
 Object writeExporter(const RedisExporter& e) {
-  Object out = e.original;
-  jsonf::putBool(out, "enabled", e.enabled);
-  jsonf::putStr(out, "image", e.image);
-  jsonf::putStr(out, "imagePullPolicy", e.imagePullPolicy);
+  const Object* orig = ptr(e.original);
+  Object out = jsonf::carryOver(orig, kExporterKeys);
+  jsonf::putBool(out, orig, "enabled", e.enabled);
+  jsonf::putStr(out, orig, "image", e.image);
+  jsonf::putStr(out, orig, "imagePullPolicy", e.imagePullPolicy);
   return out;
 }
 
 Object writeStorage(const RedisStorage& s) {
-  Object out = s.original;
-  jsonf::putBool(out, "keepAfterDeletion", s.keepAfterDeletion);
+  const Object* orig = ptr(s.original);
+  Object out = jsonf::carryOver(orig, kStorageKeys);
+  jsonf::putBool(out, orig, "keepAfterDeletion", s.keepAfterDeletion);
   jsonf::putJson(out, "emptyDir", s.emptyDir);
   jsonf::putJson(out, "persistentVolumeClaim", s.persistentVolumeClaim);
   return out;
 }
 
 Object writeSentinel(const SentinelSettings& s) {
-  Object out = s.original;
-  jsonf::putStr(out, "image", s.image);
-  jsonf::putStr(out, "imagePullPolicy", s.imagePullPolicy);
+  const Object* orig = ptr(s.original);
+  Object out = jsonf::carryOver(orig, kSentinelKeys);
+  jsonf::putStr(out, orig, "image", s.image);
+  jsonf::putStr(out, orig, "imagePullPolicy", s.imagePullPolicy);
   jsonf::putJson(out, "imagePullSecrets", s.imagePullSecrets);
-  jsonf::putInt(out, "replicas", s.replicas);
+  jsonf::putInt(out, orig, "replicas", s.replicas);
   jsonf::putJson(out, "resources", s.resources);
-  jsonf::putStrings(out, "customConfig", s.customConfig);
-  jsonf::putStrings(out, "command", s.command);
+  jsonf::putStrings(out, orig, "customConfig", s.customConfig);
+  jsonf::putStrings(out, orig, "command", s.command);
   jsonf::putJson(out, "affinity", s.affinity);
   jsonf::putJson(out, "securityContext", s.securityContext);
   jsonf::putJson(out, "tolerations", s.tolerations);
-  jsonf::putStringMap(out, "nodeSelector", s.nodeSelector);
-  jsonf::putStringMap(out, "annotations", s.annotations);
+  jsonf::putStringMap(out, orig, "nodeSelector", s.nodeSelector);
+  jsonf::putStringMap(out, orig, "annotations", s.annotations);
   return out;
 }
 
@@ -166,23 +205,23 @@ std::int64_t RedisCluster::generation() const {
 }
 
 Result<RedisClusterSpec> parseRedisClusterSpec(const Object& spec) {
-  if (!spec.is_null() && !spec.is_object()) return jsonf::notAnObject("spec");
-  FieldReader r(spec, "spec");
-  RedisClusterSpec s = readSpec(spec, r);
-  if (!r.ok()) return *r.error();
-  return s;
+  auto root = std::make_shared<const Object>(spec);
+  return readSpec(*root, root);
 }
 
 Result<RedisClusterStatus> parseRedisClusterStatus(const Object& status) {
-  if (!status.is_null() && !status.is_object()) return jsonf::notAnObject("status");
-  FieldReader r(status, "status");
-  RedisClusterStatus s = readStatus(status, "status", r);
-  if (!r.ok()) return *r.error();
-  return s;
+  auto root = std::make_shared<const Object>(status);
+  return readStatus(*root, root);
 }
 
 Result<RedisCluster> parseRedisCluster(const Object& o) {
   if (!o.is_object()) return jsonf::notAnObject("");
+  return parseRedisCluster(std::make_shared<const Object>(o));
+}
+
+Result<RedisCluster> parseRedisCluster(std::shared_ptr<const Object> root) {
+  if (!root || !root->is_object()) return jsonf::notAnObject("");
+  const Object& o = *root;
   FieldReader r(o, "");
   RedisCluster rc;
   rc.apiVersion = r.str("apiVersion");
@@ -190,71 +229,75 @@ Result<RedisCluster> parseRedisCluster(const Object& o) {
   Object md = r.object("metadata");
   rc.metadata = md.is_object() ? std::move(md) : Object::object();
   if (!r.ok()) return *r.error();
-  auto spec = parseRedisClusterSpec(o.contains("spec") ? o.at("spec") : Object());
+  auto spec = readSpec(member(o, "spec"), root);
   if (!spec) return spec.error();
-  auto status = parseRedisClusterStatus(o.contains("status") ? o.at("status") : Object());
+  auto status = readStatus(member(o, "status"), root);
   if (!status) return status.error();
   rc.spec = std::move(spec).value();
   rc.status = std::move(status).value();
-  rc.original = o;
+  rc.original = std::move(root);
   return rc;
 }
 
 Object toObject(const Condition& c) {
-  Object out = c.original;
-  jsonf::putStr(out, "type", c.type);
-  jsonf::putStr(out, "status", c.status);
-  jsonf::putStr(out, "lastUpdateTime", c.lastUpdateTime);
-  jsonf::putStr(out, "lastTransitionTime", c.lastTransitionTime);
-  jsonf::putStr(out, "reason", c.reason);
-  jsonf::putStr(out, "message", c.message);
-  return out.is_null() ? Object::object() : out;
+  const Object* orig = ptr(c.original);
+  Object out = jsonf::carryOver(orig, kConditionKeys);
+  jsonf::putStr(out, orig, "type", c.type);
+  jsonf::putStr(out, orig, "status", c.status);
+  jsonf::putStr(out, orig, "lastUpdateTime", c.lastUpdateTime);
+  jsonf::putStr(out, orig, "lastTransitionTime", c.lastTransitionTime);
+  jsonf::putStr(out, orig, "reason", c.reason);
+  jsonf::putStr(out, orig, "message", c.message);
+  return out;
 }
 
 Object toObject(const RedisClusterSpec& s) {
-  Object out = s.original.is_object() ? s.original : Object::object();
-  jsonf::putInt(out, "size", s.size);
+  const Object* orig = ptr(s.original);
+  Object out = jsonf::carryOver(orig, kSpecKeys);
+  jsonf::putInt(out, orig, "size", s.size);
   jsonf::putJson(out, "resources", s.resources);
-  jsonf::putStr(out, "image", s.image);
-  jsonf::putStr(out, "imagePullPolicy", s.imagePullPolicy);
+  jsonf::putStr(out, orig, "image", s.image);
+  jsonf::putStr(out, orig, "imagePullPolicy", s.imagePullPolicy);
   jsonf::putJson(out, "imagePullSecrets", s.imagePullSecrets);
-  jsonf::putStrings(out, "command", s.command);
-  jsonf::putStr(out, "shutdownConfigMap", s.shutdownConfigMap);
-  jsonf::putObject(out, "storage", writeStorage(s.storage));
-  jsonf::putStr(out, "password", s.password);
-  jsonf::putObject(out, "exporter", writeExporter(s.exporter));
+  jsonf::putStrings(out, orig, "command", s.command);
+  jsonf::putStr(out, orig, "shutdownConfigMap", s.shutdownConfigMap);
+  jsonf::putObject(out, orig, "storage", writeStorage(s.storage));
+  jsonf::putStr(out, orig, "password", s.password);
+  jsonf::putObject(out, orig, "exporter", writeExporter(s.exporter));
   jsonf::putJson(out, "affinity", s.affinity);
   jsonf::putJson(out, "securityContext", s.securityContext);
   jsonf::putJson(out, "toleRations", s.tolerations);
-  jsonf::putStringMap(out, "nodeSelector", s.nodeSelector);
-  jsonf::putStringMap(out, "config", s.config);
-  jsonf::putStringMap(out, "annotations", s.annotations);
-  jsonf::putBool(out, "disablePersistence", s.disablePersistence);
-  jsonf::putObject(out, "sentinel", writeSentinel(s.sentinel));
+  jsonf::putStringMap(out, orig, "nodeSelector", s.nodeSelector);
+  jsonf::putStringMap(out, orig, "config", s.config);
+  jsonf::putStringMap(out, orig, "annotations", s.annotations);
+  jsonf::putBool(out, orig, "disablePersistence", s.disablePersistence);
+  jsonf::putObject(out, orig, "sentinel", writeSentinel(s.sentinel));
   return out;
 }
 
 Object toObject(const RedisClusterStatus& s) {
-  Object out = s.original.is_object() ? s.original : Object::object();
-  if (!s.conditions.empty() || (out.contains("conditions") && !out["conditions"].is_null())) {
+  const Object* orig = ptr(s.original);
+  Object out = jsonf::carryOver(orig, kStatusKeys);
+  const bool hadConditions = orig && !member(*orig, "conditions").is_null();
+  if (!s.conditions.empty() || hadConditions) {
     Object conds = Object::array();
     for (const auto& c : s.conditions) conds.push_back(toObject(c));
     out["conditions"] = std::move(conds);
   }
-  jsonf::putStr(out, "masterIP", s.masterIP);
-  jsonf::putStr(out, "sentinelIP", s.sentinelIP);
-  jsonf::putInt(out, "observedGeneration", s.observedGeneration);
+  jsonf::putStr(out, orig, "masterIP", s.masterIP);
+  jsonf::putStr(out, orig, "sentinelIP", s.sentinelIP);
+  jsonf::putInt(out, orig, "observedGeneration", s.observedGeneration);
   return out;
 }
 
 Object toObject(const RedisCluster& rc) {
-  Object out = rc.original.is_object() ? rc.original : Object::object();
+  const Object* orig = ptr(rc.original);
+  Object out = jsonf::carryOver(orig, kTopKeys);
   out["apiVersion"] = rc.apiVersion.empty() ? std::string(kApiVersion) : rc.apiVersion;
   out["kind"] = rc.kind.empty() ? std::string(kKind) : rc.kind;
   out["metadata"] = rc.metadata.is_object() ? rc.metadata : Object::object();
   out["spec"] = toObject(rc.spec);
-  Object status = toObject(rc.status);
-  jsonf::putObject(out, "status", std::move(status));
+  jsonf::putObject(out, orig, "status", toObject(rc.status));
   return out;
 }
 

@@ -4,13 +4,16 @@
 // (including `toleRations` in the spec and `tolerations` in the sentinel section), same
 // meaning of zero values (Go's omitempty: "" / 0 / false mean "not set").
 //
-// Each struct carries `original`, the JSON object it was parsed from. Serializing starts
-// from it and overlays the typed fields, so fields this operator does not model — newer
-// KUN fields, another tool's extensions — survive parse -> modify -> serialize.
+// Each struct carries `original`, the JSON object it was parsed from (shared, read-only: a
+// parse copies the object once at most, and copying a struct copies a pointer). Serializing
+// takes the fields it does not model from there and writes the typed ones, so fields this
+// operator does not know — newer KUN fields, another tool's extensions — survive
+// parse -> modify -> serialize, and an unmodified object serializes to itself.
 // Kubernetes structures the operator passes through to pods untouched (resources,
 // affinity, securityContext, tolerations, volume sources, pull secrets) stay JSON.
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,18 +34,21 @@ inline constexpr std::string_view kSingular = "rediscluster";
 inline constexpr std::string_view kScopeAnnotation = "redis.kun/scope";
 inline constexpr std::string_view kScopeClusterScoped = "cluster-scoped";
 
+// The JSON a struct was parsed from; null for a struct built in code.
+using Original = std::shared_ptr<const Object>;
+
 struct RedisExporter {
   bool enabled = false;
   std::string image;
   std::string imagePullPolicy;
-  Object original;
+  Original original;
 };
 
 struct RedisStorage {
   bool keepAfterDeletion = false;
   Object emptyDir;               // core/v1 EmptyDirVolumeSource; null when not set
   Object persistentVolumeClaim;  // core/v1 PersistentVolumeClaim (template); null when not set
-  Object original;
+  Original original;
 };
 
 struct SentinelSettings {
@@ -59,7 +65,7 @@ struct SentinelSettings {
   Object tolerations;       // [core/v1 Toleration]; JSON key "tolerations" here
   std::map<std::string, std::string> nodeSelector;
   std::map<std::string, std::string> annotations;
-  Object original;
+  Original original;
 };
 
 struct RedisClusterSpec {
@@ -81,7 +87,7 @@ struct RedisClusterSpec {
   std::map<std::string, std::string> annotations;
   bool disablePersistence = false;
   SentinelSettings sentinel;
-  Object original;
+  Original original;
 };
 
 struct Condition {
@@ -91,7 +97,7 @@ struct Condition {
   std::string lastTransitionTime;   // RFC 3339
   std::string reason;
   std::string message;
-  Object original;
+  Original original;
 };
 
 struct RedisClusterStatus {
@@ -99,7 +105,7 @@ struct RedisClusterStatus {
   std::string masterIP;
   std::string sentinelIP;
   std::int64_t observedGeneration = 0;  // not in KUN; added here (Kubernetes convention)
-  Object original;
+  Original original;
 };
 
 struct RedisCluster {
@@ -108,7 +114,7 @@ struct RedisCluster {
   Object metadata = Object::object();  // ObjectMeta, read and written with kun::meta helpers
   RedisClusterSpec spec;
   RedisClusterStatus status;
-  Object original;  // the whole object as parsed
+  Original original;  // the whole object as parsed
 
   std::string name() const;
   std::string namespaceOf() const;
@@ -118,6 +124,8 @@ struct RedisCluster {
 // Parsing fails (Reason::Invalid, field = the path) only when a known field has the wrong
 // JSON type, e.g. spec.size: "3"; what the values mean is checked by validation.
 Result<RedisCluster> parseRedisCluster(const Object& o);
+// Without copying o: the informer's shared object becomes the original.
+Result<RedisCluster> parseRedisCluster(std::shared_ptr<const Object> o);
 Result<RedisClusterSpec> parseRedisClusterSpec(const Object& spec);     // path "spec"
 Result<RedisClusterStatus> parseRedisClusterStatus(const Object& status);  // path "status"
 

@@ -347,6 +347,23 @@ TEST(RedisClusterTypes, WrongTypesAreRejectedWithTheFieldPath) {
   }
 }
 
+TEST(RedisClusterTypes, ParsingASharedObjectDoesNotCopyIt) {
+  const auto shared = std::make_shared<const Object>(withUnknownEverywhere(kEverything));
+  auto r = parseRedisCluster(shared);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->original.get(), shared.get());
+  EXPECT_EQ(r->spec.original.get(), &(*shared)["spec"]);
+  EXPECT_EQ(r->spec.sentinel.original.get(), &(*shared)["spec"]["sentinel"]);
+  EXPECT_EQ(r->status.conditions[0].original.get(), &(*shared)["status"]["conditions"][0]);
+  // A copy of the struct is independent in its typed fields and serializes the same.
+  RedisCluster copy = *r;
+  copy.spec.size = 9;
+  EXPECT_EQ(r->spec.size, 5);
+  EXPECT_EQ(toObject(*r), *shared);
+  EXPECT_EQ(toObject(copy)["spec"]["size"], 9);
+  EXPECT_EQ(toObject(copy)["spec"]["futureField"], (*shared)["spec"]["futureField"]);
+}
+
 TEST(RedisClusterTypes, IntegralFloatsAreAcceptedAsIntegers) {
   Object o = kKunBasic;
   o["spec"]["size"] = 5.0;
