@@ -67,6 +67,16 @@ RedisReply RedisNode::cmdGet(Client&, ConnId, RequestId, const Argv& argv, bool*
   return it == data_.end() ? RedisReply::nil() : RedisReply::bulk(it->second);
 }
 
+RedisReply RedisNode::cmdMget(Client&, ConnId, RequestId, const Argv& argv, bool*) {
+  std::vector<RedisReply> out;
+  out.reserve(argv.size() - 1);
+  for (std::size_t i = 1; i < argv.size(); ++i) {
+    auto it = data_.find(argv[i]);
+    out.push_back(it == data_.end() ? RedisReply::nil() : RedisReply::bulk(it->second));
+  }
+  return RedisReply::array(std::move(out));
+}
+
 RedisReply RedisNode::cmdDel(Client&, ConnId, RequestId, const Argv& argv, bool*) {
   std::int64_t n = 0;
   Argv del{"DEL"};

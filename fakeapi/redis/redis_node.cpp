@@ -179,7 +179,10 @@ void RedisNode::onRequest(ConnId c, RequestId r, Argv argv) {
 RedisReply RedisNode::executeAdmin(const Argv& argv, const std::string& password) {
   Client cl;
   bool deferred = false;
-  if (!password.empty()) (void)dispatch(cl, 0, 0, {"AUTH", password}, &deferred);
+  if (!password.empty()) {
+    RedisReply auth = dispatch(cl, 0, 0, {"AUTH", password}, &deferred);
+    if (auth.isError()) return auth;  // as hiredis clients report a failed AUTH
+  }
   deferred = false;
   return dispatch(cl, 0, 0, argv, &deferred);
 }
@@ -191,6 +194,7 @@ const std::map<std::string, RedisNode::Command>& RedisNode::commandTable() {
       {"auth", {&RedisNode::cmdAuth, -2, kNoAuth | kLoadingOk | kStaleOk | kPubSubOk}},
       {"set", {&RedisNode::cmdSet, -3, kWrite}},
       {"get", {&RedisNode::cmdGet, 2, 0}},
+      {"mget", {&RedisNode::cmdMget, -2, 0}},
       {"del", {&RedisNode::cmdDel, -2, kWrite}},
       {"exists", {&RedisNode::cmdExists, -2, 0}},
       {"incr", {&RedisNode::cmdIncr, 2, kWrite}},

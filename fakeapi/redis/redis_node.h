@@ -154,6 +154,7 @@ class RedisNode final : public SimProcess {
   RedisReply cmdAuth(Client&, ConnId, RequestId, const Argv&, bool*);
   RedisReply cmdSet(Client&, ConnId, RequestId, const Argv&, bool*);
   RedisReply cmdGet(Client&, ConnId, RequestId, const Argv&, bool*);
+  RedisReply cmdMget(Client&, ConnId, RequestId, const Argv&, bool*);
   RedisReply cmdDel(Client&, ConnId, RequestId, const Argv&, bool*);
   RedisReply cmdExists(Client&, ConnId, RequestId, const Argv&, bool*);
   RedisReply cmdIncr(Client&, ConnId, RequestId, const Argv&, bool*);

@@ -33,9 +33,13 @@ void SentinelNode::onRequest(ConnId c, RequestId r, Argv argv) {
   fabric().reply(c, r, dispatch(it->second, c, argv));
 }
 
-RedisReply SentinelNode::executeAdmin(const Argv& argv, const std::string&) {
-  // Sentinel here has no requirepass: a client's AUTH fails and changes nothing.
+RedisReply SentinelNode::executeAdmin(const Argv& argv, const std::string& password) {
   Client cl;
+  if (!password.empty()) {
+    // Sentinel here has no requirepass: AUTH fails, and a hiredis client reports that.
+    RedisReply auth = dispatch(cl, 0, {"AUTH", password});
+    if (auth.isError()) return auth;
+  }
   return dispatch(cl, 0, argv);
 }
 

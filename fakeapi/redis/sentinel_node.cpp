@@ -237,6 +237,7 @@ void SentinelNode::event(const std::string& type, const Instance* ri, const std:
   std::string msg = ri ? describe(*ri) : std::string();
   if (!extra.empty()) msg += (msg.empty() ? "" : " ") + extra;
   record(type + " " + msg);
+  if (listener_) listener_(*this, type, msg);
   // Sentinel publishes every event on a channel named after it.
   auto it = channels_.find(type);
   if (it != channels_.end())

@@ -16,6 +16,7 @@
 // Events (+sdown, +odown, +switch-master, ...) go to the trace as Sentinel logs them, and
 // to subscribers of the event's channel.
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -92,6 +93,10 @@ class SentinelNode final : public SimProcess {
   // The config a restart would read (what Sentinel last flushed to sentinel.conf).
   SentinelSavedConfig savedConfig() const;
   std::string infoText(const std::string& section) const;
+  // Called for every Sentinel event (type "+switch-master", message as logged after it),
+  // as a client subscribed to every event channel would see them, without the network hop.
+  using EventListener = std::function<void(const SentinelNode&, const std::string& type, const std::string& msg)>;
+  void setEventListener(EventListener l) { listener_ = std::move(l); }
 
  protected:
   void onBoot() override;
@@ -242,6 +247,7 @@ class SentinelNode final : public SimProcess {
   bool simCrashAfterElection_ = false, simCrashAfterPromotion_ = false;
   std::map<ConnId, Client> clients_;
   std::map<std::string, std::set<ConnId>> channels_;
+  EventListener listener_;
 };
 
 }  // namespace kun::redissim

@@ -55,8 +55,8 @@ class SimProcess {
   // How this process names itself in the trace, e.g. "redis 10.0.0.1:6379".
   virtual std::string traceName() const = 0;
   // Runs one command for a blocking external client (RedisAdmin) on a fresh connection,
-  // now. A non-empty password is sent with AUTH first; its reply is ignored, as with a
-  // pipelined AUTH.
+  // now. A non-empty password is sent with AUTH first; if AUTH fails its error is the
+  // reply (as the hiredis RedisAdmin reports it) and the command does not run.
   virtual RedisReply executeAdmin(const Argv& argv, const std::string& password) = 0;
 
  protected:

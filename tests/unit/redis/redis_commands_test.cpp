@@ -203,7 +203,7 @@ TEST(RedisCommands, AuthNoauthAndWrongpass) {
   EXPECT_EQ(w.must(m, {"GET", "a"}).str, "NOAUTH Authentication required.");
   EXPECT_EQ(w.must(m, {"AUTH", "wrong"}).str, "WRONGPASS invalid username-password pair or user is disabled.");
   EXPECT_EQ(w.must(m, {"AUTH", "a", "b"}).str, "WRONGPASS invalid username-password pair or user is disabled.");
-  EXPECT_EQ(w.must(m, {"PING"}, "wrong").str, "NOAUTH Authentication required.");
+  EXPECT_EQ(w.must(m, {"PING"}, "wrong").str, "WRONGPASS invalid username-password pair or user is disabled.");
   EXPECT_EQ(w.must(m, {"PING"}, "s3cret").str, "PONG");
   EXPECT_TRUE(w.must(m, {"AUTH", "default", "s3cret"}).isOk());
   // Removing the password: AUTH then says none is configured.
@@ -231,6 +231,11 @@ TEST(RedisCommands, DataCommands) {
   EXPECT_TRUE(p.w.must(p.m, {"SET", "b", "2"}).isOk());
   EXPECT_EQ(p.w.must(p.m, {"GET", "a"}).str, "1");
   EXPECT_EQ(p.w.must(p.m, {"GET", "zz"}).type, RedisReply::Type::Nil);
+  auto mget = p.w.must(p.m, {"MGET", "a", "zz", "b"});
+  ASSERT_EQ(mget.elements.size(), 3u);
+  EXPECT_EQ(mget.elements[0].str, "1");
+  EXPECT_EQ(mget.elements[1].type, RedisReply::Type::Nil);
+  EXPECT_EQ(mget.elements[2].str, "2");
   EXPECT_EQ(p.w.must(p.m, {"DBSIZE"}).integer, 2);
   EXPECT_EQ(p.w.must(p.m, {"DEL", "a", "zz"}).integer, 1);
   EXPECT_EQ(p.w.must(p.m, {"DBSIZE"}).integer, 1);
