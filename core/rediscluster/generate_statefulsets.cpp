@@ -89,7 +89,7 @@ Object redisContainer(const api::RedisCluster& rc) {
                                      {"containerPort", layout::kRedisPort},
                                      {"protocol", "TCP"}}})},
            {"env", Object::array({secretKeyEnv(layout::kRedisCliAuthEnv, names::auth(rc.name()), layout::kPasswordKey),
-                                  fieldEnv("POD_IP", "status.podIP")})},
+                                  fieldEnv(layout::kPodIpEnv, "status.podIP")})},
            {"volumeMounts", Object::array({mount(layout::kRedisConfigVolume, layout::kRedisConfigPath, true),
                                            mount(layout::kAuthVolume, layout::kAuthPath, true),
                                            mount(layout::kShutdownVolume, layout::kShutdownPath),

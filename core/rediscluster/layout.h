@@ -53,6 +53,8 @@ inline constexpr std::string_view kSentinelProbePath = "/redis-probe";
 
 // redis-cli reads the password from this variable, so it is never an argument.
 inline constexpr std::string_view kRedisCliAuthEnv = "REDISCLI_AUTH";
+// The pod's IP (downward API), which the preStop hook compares with the master's address.
+inline constexpr std::string_view kPodIpEnv = "POD_IP";  // not in KUN
 // The redis_exporter's password variable (KUN sets it to the password in clear text; here
 // it comes from the Secret).
 inline constexpr std::string_view kExporterPasswordEnv = "REDIS_PASSWORD";

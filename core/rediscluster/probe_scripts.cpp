@@ -69,7 +69,7 @@ std::string shutdownScript(std::string_view cluster, bool persistence) {
       "sentinel() {{ (unset {env}; redis-cli -h {host} -p {sport} \"$@\"); }}\n"
       "master=\"$(sentinel --csv SENTINEL get-master-addr-by-name {m} 2>/dev/null | tr ',' ' ' "
       "| tr -d '\"' | cut -d' ' -f1)\"\n"
-      "if [ -n \"$master\" ] && [ \"$master\" = \"$POD_IP\" ]; then\n"
+      "if [ -n \"$master\" ] && [ \"$master\" = \"${pod_ip}\" ]; then\n"
       "  sentinel SENTINEL failover {m}\n"
       "  i=0\n"
       "  while [ $i -lt 10 ]; do\n"
@@ -81,7 +81,7 @@ std::string shutdownScript(std::string_view cluster, bool persistence) {
       "fi\n",
       fmt::arg("env", layout::kRedisCliAuthEnv), fmt::arg("host", names::sentinel(cluster)),
       fmt::arg("sport", layout::kSentinelPort), fmt::arg("m", layout::kMasterName),
-      fmt::arg("port", layout::kRedisPort));
+      fmt::arg("port", layout::kRedisPort), fmt::arg("pod_ip", layout::kPodIpEnv));
   if (persistence) s += fmt::format("redis-cli -h 127.0.0.1 -p {} SAVE\n", layout::kRedisPort);
   return s;
 }

@@ -1,0 +1,41 @@
+#pragma once
+// Generating a cluster's objects builds a dozen JSON documents; a steady-state reconcile
+// should not pay for that. The objects are a pure function of the stored cluster and the
+// options, and every change to the stored cluster moves its metadata.resourceVersion, so
+// they are kept per cluster uid and regenerated only when (resourceVersion, options)
+// differ. A status write also moves the version; it costs one regeneration, not a wrong
+// answer. A cluster without a resourceVersion (built in code) is never cached.
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/rediscluster/generate.h"
+
+namespace kun::rediscluster {
+
+class DesiredCache {
+ public:
+  using Objects = std::shared_ptr<const std::vector<DesiredObject>>;
+
+  // desiredObjects(rc, opts), generated or remembered.
+  Objects get(const api::RedisCluster& rc, const GenerateOptions& opts = {});
+  // Drop a deleted cluster's entry.
+  void forget(const std::string& uid) { entries_.erase(uid); }
+  std::size_t size() const { return entries_.size(); }
+  std::uint64_t generated() const { return generated_; }  // regenerations, for tests and metrics
+
+ private:
+  struct Entry {
+    std::string resourceVersion;
+    PdbVersion pdbVersion;
+    std::optional<std::int32_t> redisReplicas;
+    Objects objects;
+  };
+  std::map<std::string, Entry> entries_;  // by uid
+  std::uint64_t generated_ = 0;
+};
+
+}  // namespace kun::rediscluster
