@@ -104,6 +104,9 @@ class FakeStore final : public KubeClient, private store::GcHost {
   // The stored version itself: no copy (get() copies the whole object). Same checks and
   // faults as get(). The object's apiVersion is the one it was written with.
   Result<std::shared_ptr<const Object>> getShared(const Resource& r, std::string_view ns, std::string_view name);
+  // update() without the two copies the seam implies (the argument in, the result out):
+  // obj is moved in and the stored version comes back shared. Same rules and faults.
+  Result<std::shared_ptr<const Object>> updateShared(const Resource& r, Object obj);
   FaultHook& faults() { return faults_; }
   std::string resourceVersion() const { return std::to_string(rv_); }
   // Every resource version served now (built-ins, then custom resources), for discovery.
@@ -138,7 +141,7 @@ class FakeStore final : public KubeClient, private store::GcHost {
 
   // Writes.
   Result<ObjectPtr> createObject(Target t, const Object& in);
-  Result<ObjectPtr> updateObject(Target t, const Object& in, bool statusOnly, StoreVerb verb);
+  Result<ObjectPtr> updateObject(Target t, Object in, bool statusOnly, StoreVerb verb);
   // Applies a prepared next state of an existing object: removes it when it is deleting and
   // nothing holds it any more, commits it when it differs, else changes nothing.
   ObjectPtr applyNext(StoredResource& res, const ObjKey& key, Object next, std::string_view verb);

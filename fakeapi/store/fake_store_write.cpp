@@ -175,6 +175,18 @@ Result<Object> FakeStore::update(const Resource& r, const Object& obj) {
   return render(**updated, r);
 }
 
+Result<std::shared_ptr<const Object>> FakeStore::updateShared(const Resource& r, Object obj) {
+  bool afterCommit = false;
+  auto fault = injectFault(StoreVerb::Update, r, afterCommit);
+  if (fault && !afterCommit) return *fault;
+  auto t = resolve(r);
+  if (!t) return t.error();
+  auto updated = updateObject(*t, std::move(obj), false, StoreVerb::Update);
+  if (!updated) return updated.error();
+  if (fault) return *fault;
+  return std::shared_ptr<const Object>(std::move(*updated));
+}
+
 Result<Object> FakeStore::updateStatus(const Resource& r, const Object& obj) {
   bool afterCommit = false;
   auto fault = injectFault(StoreVerb::UpdateStatus, r, afterCommit);
@@ -204,13 +216,13 @@ Result<Object> FakeStore::patch(const Resource& r, std::string_view ns, std::str
     return makeError(Reason::BadRequest, fmt::format("the name of the object ({}) does not match the name on the "
                                                      "URL ({})",
                                                      meta::key(merged), name));
-  auto updated = updateObject(*t, merged, false, StoreVerb::Patch);
+  auto updated = updateObject(*t, std::move(merged), false, StoreVerb::Patch);
   if (!updated) return updated.error();
   if (fault) return *fault;
   return render(**updated, r);
 }
 
-Result<ObjectPtr> FakeStore::updateObject(Target t, const Object& in, bool statusOnly, StoreVerb verb) {
+Result<ObjectPtr> FakeStore::updateObject(Target t, Object in, bool statusOnly, StoreVerb verb) {
   StoredResource& res = *t.res;
   const Resource& r = *t.asked;
   const bool statusSub = res.statusSubresource(r.version);
@@ -242,10 +254,10 @@ Result<ObjectPtr> FakeStore::updateObject(Target t, const Object& in, bool statu
   Object next;
   if (statusOnly) {
     next = cur;
-    if (auto s = in.find("status"); s != in.end()) next["status"] = *s;
+    if (auto s = in.find("status"); s != in.end()) next["status"] = std::move(*s);
     else next.erase("status");
   } else {
-    next = in;
+    next = std::move(in);
     next["apiVersion"] = r.apiVersion();
     next["kind"] = res.kind;
     Object& m = next["metadata"];

@@ -1,5 +1,8 @@
 #include "fakeapi/store/kind_rules.h"
 
+#include <initializer_list>
+#include <optional>
+
 #include <fmt/format.h>
 
 #include "core/runtime/time.h"
@@ -25,20 +28,44 @@ std::string stringAt(const Object& o, const char* a, const char* b) {
   return y && y->is_string() ? y->get<std::string>() : std::string();
 }
 
-// The pod spec with the fields an update may change blanked out.
-Object podSpecFrozenPart(const Object& pod) {
-  Object spec = pod.contains("spec") ? pod["spec"] : Object::object();
-  if (!spec.is_object()) return spec;
-  for (const char* list : {"containers", "initContainers"}) {
-    if (auto it = spec.find(list); it != spec.end() && it->is_array())
-      for (auto& c : *it)
-        if (c.is_object()) c.erase("image");
+const Object& specOf(const Object& o) {
+  static const Object kEmpty = Object::object();
+  const Object* s = child(o, "spec");
+  return s ? *s : kEmpty;
+}
+
+bool skipped(const std::string& key, std::initializer_list<std::string_view> skip) {
+  for (auto k : skip)
+    if (key == k) return true;
+  return false;
+}
+
+// Whether two objects are equal apart from the skipped keys; `field` compares a key's
+// values when given (returns nullopt to fall back to ==). No copies: this runs on every
+// update of a pod or a StatefulSet.
+template <class F>
+bool equalExcept(const Object& a, const Object& b, std::initializer_list<std::string_view> skip, F&& field) {
+  if (!a.is_object() || !b.is_object()) return a == b;
+  for (auto it = a.begin(); it != a.end(); ++it) {
+    if (skipped(it.key(), skip)) continue;
+    auto jt = b.find(it.key());
+    if (jt == b.end()) return false;
+    std::optional<bool> same = field(it.key(), *it, *jt);
+    if (!(same ? *same : *it == *jt)) return false;
   }
-  spec.erase("activeDeadlineSeconds");
-  spec.erase("tolerations");
-  spec.erase("terminationGracePeriodSeconds");
-  spec.erase("nodeName");  // checked on its own: settable once
-  return spec;
+  for (auto it = b.begin(); it != b.end(); ++it)
+    if (!skipped(it.key(), skip) && !a.contains(it.key())) return false;
+  return true;
+}
+
+auto plainCompare = [](const std::string&, const Object&, const Object&) -> std::optional<bool> { return std::nullopt; };
+
+// Container lists equal apart from each container's image.
+bool containersEqualButImages(const Object& a, const Object& b) {
+  if (!a.is_array() || !b.is_array() || a.size() != b.size()) return a == b;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (!equalExcept(a[i], b[i], {"image"}, plainCompare)) return false;
+  return true;
 }
 
 Status podUpdate(const StoredResource& r, const Object& next, const Object& current) {
@@ -46,7 +73,15 @@ Status podUpdate(const StoredResource& r, const Object& next, const Object& curr
   const std::string newNode = stringAt(next, "spec", "nodeName");
   if (!oldNode.empty() && newNode != oldNode)
     return forbidden(r, next, "spec.nodeName", "a pod's node cannot be changed once bound");
-  if (podSpecFrozenPart(next) != podSpecFrozenPart(current))
+  // nodeName is checked above: settable once, from empty.
+  const bool same = equalExcept(
+      specOf(next), specOf(current),
+      {"activeDeadlineSeconds", "tolerations", "terminationGracePeriodSeconds", "nodeName"},
+      [](const std::string& key, const Object& a, const Object& b) -> std::optional<bool> {
+        if (key == "containers" || key == "initContainers") return containersEqualButImages(a, b);
+        return std::nullopt;
+      });
+  if (!same)
     return forbidden(r, next, "spec",
                      "pod updates may not change fields other than `spec.containers[*].image`, "
                      "`spec.initContainers[*].image`, `spec.activeDeadlineSeconds`, `spec.tolerations`, "
@@ -54,13 +89,11 @@ Status podUpdate(const StoredResource& r, const Object& next, const Object& curr
   return {};
 }
 
-Object statefulSetFrozenPart(const Object& sts) {
-  Object spec = sts.contains("spec") ? sts["spec"] : Object::object();
-  if (!spec.is_object()) return spec;
-  for (const char* k : {"replicas", "ordinals", "template", "updateStrategy",
-                        "persistentVolumeClaimRetentionPolicy", "minReadySeconds"})
-    spec.erase(k);
-  return spec;
+bool statefulSetSpecsEqualButMutable(const Object& a, const Object& b) {
+  return equalExcept(specOf(a), specOf(b),
+                     {"replicas", "ordinals", "template", "updateStrategy", "persistentVolumeClaimRetentionPolicy",
+                      "minReadySeconds"},
+                     plainCompare);
 }
 
 Status serviceCreate(Object& obj, CreateContext& ctx) {
@@ -141,7 +174,7 @@ Status prepareForCreate(const StoredResource& r, const std::string& version, Obj
 Status prepareForUpdate(const StoredResource& r, Object& next, const Object& current) {
   if (isKind(r, "", "pods")) return podUpdate(r, next, current);
   if (isKind(r, "apps", "statefulsets")) {
-    if (statefulSetFrozenPart(next) != statefulSetFrozenPart(current))
+    if (!statefulSetSpecsEqualButMutable(next, current))
       return forbidden(r, next, "spec",
                        "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', "
                        "'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden");

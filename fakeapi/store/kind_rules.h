@@ -2,7 +2,9 @@
 // What particular kinds do on the server beyond the generic rules (the "strategies" of the
 // Kubernetes API server): the status a new object starts with, the defaults the server
 // assigns, and the fields an update may not change. Only what this project relies on or
-// could trip over; the README's fidelity table lists the rest as not modelled.
+// could trip over. Not modelled: API defaulting (a pod's spec is stored as sent; the grace
+// period falls back to 30 s when unset), admission plugins, quotas, event TTLs, PVC spec
+// immutability, ClusterIP conflicts (addresses are handed out in order).
 #include <cstdint>
 #include <functional>
 #include <string>

@@ -20,7 +20,8 @@ struct WatchHub::Watcher {
   WatchHandler onEvent;
   WatchClosedHandler onClosed;
   bool stopped = false;   // by the client: nothing more, ever
-  bool closing = false;   // by the server: only the close notice is left
+  bool closing = false;   // by the server: no new events, the close notice is queued
+  bool dropQueued = false;  // ...and what was queued before it is lost
   bool finished = false;  // the close notice was delivered
   std::uint64_t lastRv = 0;  // the version of the last thing queued for it
   Error closeError;
@@ -75,10 +76,12 @@ std::shared_ptr<const WatchEvent> WatchHub::render(Retained& entry, WatchEventTy
   const bool fromPrevious = type == WatchEventType::Deleted && c.type == WatchEventType::Modified;
   const Object& content = fromPrevious ? *c.previous : *c.object;
   if (!sameVersion) return build(content, fromPrevious);
-  std::shared_ptr<const WatchEvent>& slot =
+  std::weak_ptr<const WatchEvent>& slot =
       type == c.type ? entry.asIs : type == WatchEventType::Added ? entry.asAdded : entry.asDeleted;
-  if (!slot) slot = build(content, fromPrevious);
-  return slot;
+  if (auto shared = slot.lock()) return shared;
+  auto built = build(content, fromPrevious);
+  slot = built;
+  return built;
 }
 
 void WatchHub::offer(const std::shared_ptr<Watcher>& w, Retained& entry) {
@@ -130,8 +133,7 @@ void WatchHub::dispatch() {
   // later turn, so a callback never runs inside another callback's write.
   std::size_t budget = pending_.size();
   while (budget-- > 0 && !pending_.empty() && pending_.front().due <= loop_.now()) {
-    Delivery d = std::move(pending_.front());
-    pending_.pop_front();
+    Delivery d = pending_.take_front();
     Watcher& w = *d.watcher;
     if (w.stopped || w.finished) continue;
     if (!d.event) {
@@ -139,9 +141,10 @@ void WatchHub::dispatch() {
       if (w.onClosed) w.onClosed(w.closeError);
       continue;
     }
-    if (w.closing) continue;
+    if (w.closing && w.dropQueued) continue;
     if (d.rv <= compactedRv_) {
-      close(d.watcher, makeError(Reason::Gone, "watch fell behind the store's history window: too old resource version"));
+      close(d.watcher, makeError(Reason::Gone, "watch fell behind the store's history window: too old resource version"),
+            true);
       continue;
     }
     if (w.onEvent) w.onEvent(*d.event);
@@ -168,22 +171,26 @@ void WatchHub::detach(Watcher& w) {
   if (w.spec.table < byTable_.size()) byTable_[w.spec.table].erase(w.id);
 }
 
-void WatchHub::close(const std::shared_ptr<Watcher>& w, const Error& why) {
+void WatchHub::close(const std::shared_ptr<Watcher>& w, const Error& why, bool dropQueued) {
   if (w->stopped || w->closing) return;
   w->closing = true;
+  w->dropQueued = dropQueued;
   w->closeError = why;
   detach(*w);
   enqueue(w, lastRv_, nullptr);
 }
 
 void WatchHub::closeAll(const Error& why) {
-  for (TableId t = 0; t < byTable_.size(); ++t) closeTable(t, why);
+  for (TableId t = 0; t < byTable_.size(); ++t) {
+    auto watchers = byTable_[t];  // close() detaches from the live map
+    for (const auto& [id, w] : watchers) close(w, why, true);
+  }
 }
 
 void WatchHub::closeTable(TableId table, const Error& why) {
   if (table >= byTable_.size()) return;
-  auto watchers = byTable_[table];  // close() detaches from the live map
-  for (const auto& [id, w] : watchers) close(w, why);
+  auto watchers = byTable_[table];
+  for (const auto& [id, w] : watchers) close(w, why, false);
 }
 
 void WatchHub::armBookmarks() {

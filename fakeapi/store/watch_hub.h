@@ -6,7 +6,6 @@
 // version first replays the later history. A watch whose oldest undelivered change has
 // left the history window is closed with Gone (it could not have resumed from there).
 #include <cstdint>
-#include <deque>
 #include <map>
 #include <memory>
 #include <string>
@@ -15,6 +14,7 @@
 #include "core/kube/kube_client.h"
 #include "core/kube/selector.h"
 #include "core/runtime/event_loop.h"
+#include "fakeapi/store/ring_queue.h"
 #include "fakeapi/store/store_types.h"
 
 namespace kun::store {
@@ -61,8 +61,11 @@ class WatchHub : public std::enable_shared_from_this<WatchHub> {
   std::unique_ptr<Watch> open(WatchSpec spec, WatchHandler onEvent, WatchClosedHandler onClosed);
 
   void setDelay(Duration d) { delay_ = d; }
-  // Ends every watch (of one table) with onClosed(why), asynchronously.
+  // Ends every watch with onClosed(why), asynchronously; what was still queued for them
+  // is lost, as when the connection drops.
   void closeAll(const Error& why);
+  // Ends the watches of one table after what is already queued for them (its resource is
+  // going away: the deletions are seen, then the end).
   void closeTable(TableId table, const Error& why);
   // Queues a BOOKMARK at the current version for every bookmark watch that is behind it.
   void sendBookmarks();
@@ -72,21 +75,22 @@ class WatchHub : public std::enable_shared_from_this<WatchHub> {
   struct Watcher;
   class Handle;
   // A change in the history with its renderings, built on first use and then shared by
-  // every watch that receives it.
+  // every watch that receives it. Held weakly: a rendering lives only while deliveries of
+  // it are queued, so the history does not keep a second copy of every version.
   struct Retained {
     Change change;
-    std::shared_ptr<const WatchEvent> asIs, asAdded, asDeleted;
+    std::weak_ptr<const WatchEvent> asIs, asAdded, asDeleted;
   };
   struct Delivery {
-    TimePoint due;
-    std::uint64_t rv;
+    TimePoint due{};
+    std::uint64_t rv = 0;
     std::shared_ptr<Watcher> watcher;
     std::shared_ptr<const WatchEvent> event;  // null: the close notice
   };
 
   void offer(const std::shared_ptr<Watcher>& w, Retained& entry);
   void enqueue(const std::shared_ptr<Watcher>& w, std::uint64_t rv, std::shared_ptr<const WatchEvent> ev);
-  void close(const std::shared_ptr<Watcher>& w, const Error& why);
+  void close(const std::shared_ptr<Watcher>& w, const Error& why, bool dropQueued);
   void detach(Watcher& w);
   void arm(TimePoint due);
   void dispatch();
@@ -98,14 +102,14 @@ class WatchHub : public std::enable_shared_from_this<WatchHub> {
   Duration bookmarkInterval_;
   Duration delay_{0};
 
-  std::deque<Retained> history_;  // history_[i] has rv compactedRv_ + 1 + i
+  RingQueue<Retained> history_;  // history_[i] has rv compactedRv_ + 1 + i
   std::uint64_t lastRv_ = 0;
   std::uint64_t compactedRv_ = 0;
 
   std::uint64_t nextWatcherId_ = 1;
   std::vector<std::map<std::uint64_t, std::shared_ptr<Watcher>>> byTable_;
 
-  std::deque<Delivery> pending_;
+  RingQueue<Delivery> pending_;
   TimePoint lastDue_{};
   bool armed_ = false;
   TimePoint armedAt_{};

@@ -230,3 +230,21 @@ TEST_F(StoreTest, ReturnedObjectsCarryApiVersionAndKind) {
 
 }  // namespace
 }  // namespace kun::test
+
+namespace kun::test {
+namespace {
+
+TEST_F(StoreTest, UpdateSharedFollowsTheRulesOfUpdate) {
+  Object c = mustCreate(res::configmaps, configMap("a"));
+  Object next = c;
+  next["data"]["k"] = "2";
+  auto r = store.updateShared(res::configmaps, next);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ((**r)["data"]["k"], "2");
+  EXPECT_EQ(meta::generation(**r), 2);
+  EXPECT_EQ(r->get(), store.getShared(res::configmaps, "default", "a")->get());
+  EXPECT_TRUE(store.updateShared(res::configmaps, c).is(Reason::Conflict));  // c is stale now
+}
+
+}  // namespace
+}  // namespace kun::test
