@@ -54,10 +54,11 @@ std::string sentinelReadinessScript() {
       "unset {env}\n"
       "info=\"$(redis-cli -h 127.0.0.1 -p {port} info sentinel 2>/dev/null)\" || exit 1\n"
       "line=\"$(printf '%s\\n' \"$info\" | grep '^master0:')\" || exit 1\n"
-      "case \"$line\" in *address=127.0.0.1:*) exit 1 ;; esac\n"
+      "case \"$line\" in *address=127.0.0.1:{rport},*) exit 1 ;; esac\n"
       "replicas=\"$(printf '%s\\n' \"$line\" | sed -n 's/.*slaves=\\([0-9]*\\).*/\\1/p')\"\n"
       "[ \"${{replicas:-0}}\" -ge 1 ]\n",
-      fmt::arg("env", layout::kRedisCliAuthEnv), fmt::arg("port", layout::kSentinelPort));
+      fmt::arg("env", layout::kRedisCliAuthEnv), fmt::arg("port", layout::kSentinelPort),
+      fmt::arg("rport", layout::kRedisPort));
 }
 
 std::string shutdownScript(std::string_view cluster, bool persistence) {
@@ -67,21 +68,19 @@ std::string shutdownScript(std::string_view cluster, bool persistence) {
   // Sentinels have no password: keep the redis password away from them.
   s += fmt::format(
       "sentinel() {{ (unset {env}; redis-cli -h {host} -p {sport} \"$@\"); }}\n"
-      "master=\"$(sentinel --csv SENTINEL get-master-addr-by-name {m} 2>/dev/null | tr ',' ' ' "
-      "| tr -d '\"' | cut -d' ' -f1)\"\n"
-      "if [ -n \"$master\" ] && [ \"$master\" = \"${pod_ip}\" ]; then\n"
+      "master() {{ sentinel --csv SENTINEL get-master-addr-by-name {m} 2>/dev/null | tr ',' ' ' | tr -d '\"' "
+      "| cut -d' ' -f1; }}\n"
+      "if [ -n \"${pod_ip}\" ] && [ \"$(master)\" = \"${pod_ip}\" ]; then\n"
       "  sentinel SENTINEL failover {m}\n"
       "  i=0\n"
-      "  while [ $i -lt 10 ]; do\n"
-      "    redis-cli -h 127.0.0.1 -p {port} info replication 2>/dev/null | grep -q '^role:slave' "
-      "&& break\n"
+      "  while [ $i -lt 10 ] && [ \"$(master)\" = \"${pod_ip}\" ]; do\n"
       "    sleep 1\n"
       "    i=$((i + 1))\n"
       "  done\n"
       "fi\n",
       fmt::arg("env", layout::kRedisCliAuthEnv), fmt::arg("host", names::sentinel(cluster)),
       fmt::arg("sport", layout::kSentinelPort), fmt::arg("m", layout::kMasterName),
-      fmt::arg("port", layout::kRedisPort), fmt::arg("pod_ip", layout::kPodIpEnv));
+      fmt::arg("pod_ip", layout::kPodIpEnv));
   if (persistence) s += fmt::format("redis-cli -h 127.0.0.1 -p {} SAVE\n", layout::kRedisPort);
   return s;
 }

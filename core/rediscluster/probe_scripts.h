@@ -26,8 +26,9 @@ std::string redisReadinessScript();
 std::string redisLivenessScript();
 std::string sentinelReadinessScript();
 // preStop of redis pods: if this pod is the master, ask Sentinel (through the sentinel
-// Service of the cluster) to fail over and wait up to 10 s for this node to be demoted;
-// then, when persistence is on, SAVE.
+// Service of the cluster) to fail over and wait up to 10 s until Sentinel names another
+// master (clients follow Sentinel; Sentinel demotes this node within its next INFO
+// period, by then the pod is gone); then, when persistence is on, SAVE.
 std::string shutdownScript(std::string_view cluster, bool persistence);
 
 }  // namespace kun::rediscluster
