@@ -144,7 +144,9 @@ class FakeStore final : public KubeClient, private store::GcHost {
   Result<ObjectPtr> updateObject(Target t, Object in, bool statusOnly, StoreVerb verb);
   // Applies a prepared next state of an existing object: removes it when it is deleting and
   // nothing holds it any more, commits it when it differs, else changes nothing.
-  ObjectPtr applyNext(StoredResource& res, const ObjKey& key, Object next, std::string_view verb);
+  // knownChanged: the caller normalised next and found it differs (skips a comparison).
+  ObjectPtr applyNext(StoredResource& res, const ObjKey& key, Object next, std::string_view verb,
+                      bool knownChanged = false);
   Status deleteObject(StoredResource& res, const ObjKey& key, std::optional<PropagationPolicy> policy,
                       std::optional<std::int64_t> grace, std::string_view verb);
   std::int64_t podGracePeriod(const Object& pod, std::optional<std::int64_t> asked) const;

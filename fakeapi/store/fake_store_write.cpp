@@ -30,21 +30,38 @@ void normalizeMeta(Object& obj) {
   }
 }
 
-// Whether anything outside metadata (and status, with the subresource) differs: what
-// makes metadata.generation move. For kinds with a spec that is the spec; for kinds
-// without one (ConfigMap data, ...) any non-metadata field.
-bool contentChanged(const Object& a, const Object& b, bool statusSubresource) {
-  auto skip = [&](const std::string& k) {
-    return k == "metadata" || k == "apiVersion" || k == "kind" || (statusSubresource && k == "status");
+// How two versions differ, comparing each top-level field once. `content`: a field outside
+// metadata (and status, with the subresource) differs — what makes metadata.generation
+// move. For kinds with a spec that is the spec; for kinds without one (ConfigMap data,
+// ...) any non-metadata field. `any`: anything differs at all.
+struct Difference {
+  bool any = false;
+  bool content = false;
+};
+
+Difference compare(const Object& a, const Object& b, bool statusSubresource) {
+  auto isContent = [&](const std::string& k) {
+    return !(k == "metadata" || k == "apiVersion" || k == "kind" || (statusSubresource && k == "status"));
   };
+  Difference d;
   for (auto it = a.begin(); it != a.end(); ++it) {
-    if (skip(it.key())) continue;
     auto jt = b.find(it.key());
-    if (jt == b.end() || *jt != *it) return true;
+    if (jt != b.end() && *jt == *it) continue;
+    d.any = true;
+    if (isContent(it.key())) {
+      d.content = true;
+      return d;
+    }
   }
-  for (auto it = b.begin(); it != b.end(); ++it)
-    if (!skip(it.key()) && !a.contains(it.key())) return true;
-  return false;
+  for (auto it = b.begin(); it != b.end(); ++it) {
+    if (a.contains(it.key())) continue;
+    d.any = true;
+    if (isContent(it.key())) {
+      d.content = true;
+      return d;
+    }
+  }
+  return d;
 }
 
 Status checkTypeMeta(const Object& in, const Resource& r, const store::StoredResource& res) {
@@ -286,17 +303,21 @@ Result<ObjectPtr> FakeStore::updateObject(Target t, Object in, bool statusOnly, 
     if (auto st = store::prepareForUpdate(res, next, cur); !st) return st.error();
     if (store::isKind(res, "apiextensions.k8s.io", "customresourcedefinitions"))
       if (auto spec = store::parseCrd(next); !spec) return spec.error();
-    if (contentChanged(cur, next, statusSub)) m["generation"] = meta::generation(cur) + 1;
+    const Difference d = compare(cur, next, statusSub);
+    if (d.content) m["generation"] = meta::generation(cur) + 1;
+    if (!d.any) return current;  // nothing changed: nothing committed, as in Kubernetes
+    return applyNext(res, ObjKey{ns, name}, std::move(next), storeVerbName(verb), true);
   }
   return applyNext(res, ObjKey{ns, name}, std::move(next), storeVerbName(verb));
 }
 
-ObjectPtr FakeStore::applyNext(StoredResource& res, const ObjKey& key, Object next, std::string_view verb) {
+ObjectPtr FakeStore::applyNext(StoredResource& res, const ObjKey& key, Object next, std::string_view verb,
+                               bool knownChanged) {
   const auto* entry = res.objects.find(key.ns, key.name);
   ObjectPtr current = entry->object;
-  normalizeMeta(next);
+  if (!knownChanged) normalizeMeta(next);
   if (store::readyToRemove(res, next)) return commitRemove(res, key, std::move(next), verb);
-  if (next == *current) return current;  // nothing changed: nothing committed, as in Kubernetes
+  if (!knownChanged && next == *current) return current;  // nothing changed: nothing committed
   return commitPut(res, key, std::move(next), current, verb);
 }
 

@@ -18,17 +18,38 @@ const ObjectTable::Entry* ObjectTable::find(std::string_view ns, std::string_vie
   return it == objects_.end() ? nullptr : &it->second;
 }
 
+namespace {
+
+const Object* labelsJson(const Object& o) {
+  auto m = o.find("metadata");
+  if (m == o.end() || !m->is_object()) return nullptr;
+  auto l = m->find("labels");
+  return l == m->end() ? nullptr : &*l;
+}
+
+bool sameLabels(const Object& a, const Object& b) {
+  const Object* x = labelsJson(a);
+  const Object* y = labelsJson(b);
+  return x == y || (x && y && *x == *y) || (!x && y && y->empty()) || (x && !y && x->empty());
+}
+
+}  // namespace
+
 void ObjectTable::put(const ObjKey& key, ObjectPtr object) {
-  auto labels = labelsOf(*object);
   auto it = objects_.find(key);
   if (it == objects_.end()) {
+    auto labels = labelsOf(*object);
     it = objects_.emplace(key, Entry{std::move(object), {}}).first;
     ++nsCount_[key.ns];
     indexLabels(&*it, labels);
     it->second.labels = std::move(labels);
     return;
   }
+  // Most updates leave labels alone: compare the JSON before building a map.
+  const bool same = sameLabels(*it->second.object, *object);
   it->second.object = std::move(object);
+  if (same) return;
+  auto labels = labelsOf(*it->second.object);
   if (labels != it->second.labels) {
     unindexLabels(&*it, it->second.labels);
     indexLabels(&*it, labels);
