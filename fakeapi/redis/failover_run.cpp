@@ -173,7 +173,9 @@ FailoverRunResult runFailoverTiming(const FailoverRunSpec& spec) {
       loop, "p:", [&](AckWriter::Found found) { found(oldMaster); }, milliseconds(spec.writeIntervalMs));
   follower.start(&followerClient);
   pinned.start(&pinnedClient);
-  loop.runFor(milliseconds(spec.warmUpMs));
+  Random phase = rng.fork("fault phase");
+  loop.runFor(milliseconds(spec.warmUpMs) +
+              milliseconds(static_cast<std::int64_t>(phase.below(static_cast<std::uint64_t>(spec.faultPhaseJitterMs) + 1))));
 
   // 3. the fault
   const std::int64_t t0 = sinceStartMillis(loop.now());
@@ -213,7 +215,7 @@ FailoverRunResult runFailoverTiming(const FailoverRunSpec& spec) {
     }
     if (!spec.hang && !back && result.firstSwitchMs) {
       old.wipeDisk();  // a new pod on emptyDir
-      old.start();
+      old.start(milliseconds(spec.restartBootMs));
       back = true;
     }
     if (back && newMaster && *newMaster != oldMaster && !result.oldMasterReplicaMs && isReplicaOf(oldMaster, *newMaster))

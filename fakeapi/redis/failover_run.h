@@ -31,6 +31,14 @@ struct FailoverRunSpec {
   std::int64_t observeMs = 60000;
   std::int64_t clientTimeoutMs = 250;
   std::int64_t warmUpMs = 1000;
+  // The fault comes warmUpMs + U(0, faultPhaseJitterMs) after the layout settled, so that
+  // where it falls in the sentinels' 1 s PING cycle varies from run to run (with a fixed
+  // delay it would sit at nearly the same phase in every run).
+  std::int64_t faultPhaseJitterMs = 1000;
+  // kill: from exec to listening for the restarted master. The local harness restarts it
+  // once it has seen +switch-master and waits until it answers PING; on the reference
+  // machine no sentinel's first reconnect (one timer tick after its switch) found it up.
+  std::int64_t restartBootMs = 150;
 };
 
 struct FailoverRunResult {

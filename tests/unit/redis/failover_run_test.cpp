@@ -1,6 +1,9 @@
 // The simulated failover-timing run: it measures what it claims to, and is reproducible.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <cstdlib>
+
 #include "fakeapi/redis/failover_run.h"
 
 namespace kun::redissim {
@@ -57,6 +60,21 @@ TEST(FailoverRun, SameSeedSameRun) {
   EXPECT_EQ(a.lastSwitchMs, b.lastSwitchMs);
   spec.seed = 43;
   EXPECT_NE(runFailoverTiming(spec).traceHash, a.traceHash);
+}
+
+// Prints one run's Sentinel events: KUN_FR_SEED, KUN_FR_DOWN_AFTER, KUN_FR_HANG_MS (0 = kill).
+TEST(FailoverRun, DISABLED_PrintOneRun) {
+  auto env = [](const char* n, std::int64_t d) { const char* v = std::getenv(n); return v ? std::atoll(v) : d; };
+  FailoverRunSpec spec;
+  spec.seed = static_cast<std::uint64_t>(env("KUN_FR_SEED", 1));
+  spec.downAfterMs = env("KUN_FR_DOWN_AFTER", 1000);
+  spec.hangMs = env("KUN_FR_HANG_MS", 0);
+  spec.hang = spec.hangMs > 0;
+  const auto r = runFailoverTiming(spec);
+  for (const auto& e : r.events) std::printf("%s\n", e.c_str());
+  std::printf("lost %lld/%lld of %lld/%lld\n", static_cast<long long>(r.lostAckedSentinelClient),
+              static_cast<long long>(r.lostAckedPinnedClient), static_cast<long long>(r.ackedSentinelClient),
+              static_cast<long long>(r.ackedPinnedClient));
 }
 
 }  // namespace
