@@ -36,6 +36,7 @@ struct Kubelet::PodRt {
   bool verdict = false;      // the last readiness verdict
   std::vector<ContainerRt> containers;
   TimerId startTimer = 0, probeTimer = 0, stopTimer = 0, flushTimer = 0;
+  Object written;  // the status this kubelet last wrote: unchanged means nothing to write
   std::string key() const { return ns + "/" + name; }
 };
 
@@ -152,11 +153,12 @@ void Kubelet::onPod(WatchEventType type, const ObjectPtr& obj) {
   const std::string uid = meta::uid(*obj);
   auto it = pods_.find(uid);
   if (type == WatchEventType::Deleted) {
+    finished_.erase(uid);
     if (it != pods_.end()) forget(uid, "Deleted");
     return;
   }
   const std::string node = podNodeName(*obj);
-  if (node.empty()) return;
+  if (node.empty() || finished_.count(uid)) return;
   if (it == pods_.end()) {
     if (down_.count(node)) return;  // picked up by nodeUp
     admit(*obj);
@@ -331,7 +333,7 @@ void Kubelet::scheduleProbe(PodRt& p, Duration after) {
       const std::int64_t s = intOr(path(containers[0], {"readinessProbe", "periodSeconds"}), 0);
       if (s > 0) period = seconds(s);
     }
-    if (!q.terminating && !q.dead && q.sandbox) scheduleProbe(q, period);
+    if (readiness_ && !q.terminating && !q.dead && q.sandbox) scheduleProbe(q, period);
   });
 }
 
@@ -352,6 +354,13 @@ void Kubelet::probe(PodRt& p) {
   }
   p.verdict = verdict;
   if (changed) markDirty(p);
+}
+
+void Kubelet::setReadinessHook(ReadinessHook h) {
+  readiness_ = std::move(h);
+  for (auto& [uid, p] : pods_) {
+    if (p->sandbox && !p->terminating && !p->dead) scheduleProbe(*p, Duration{0});
+  }
 }
 
 void Kubelet::probeNow(std::string_view ns, std::string_view pod) {
@@ -421,8 +430,10 @@ void Kubelet::confirmDeletion(const std::string& uid) {
   opts.gracePeriodSeconds = 0;
   auto st = env_.client.remove(res::pods, p.ns, p.name, opts);
   if (st || st.is(Reason::NotFound) || st.is(Reason::Conflict)) {
-    // Gone (or replaced): the watch's DELETED normally gets here first; make sure.
-    if (!st) forget(uid, "Deleted");
+    // The containers are gone and the API knows: the sandbox and its IP go now, as the
+    // real kubelet frees them; a pod kept by finalizers is not run again.
+    if (st) finished_.insert(uid);
+    forget(uid, "Deleted");
     return;
   }
   p.stopTimer = env_.loop.runAfter(cfg_.retryAfterError, [this, uid] { confirmDeletion(uid); });
@@ -520,8 +531,12 @@ void Kubelet::flush(const std::string& uid) {
   PodRt& p = *it->second;
   p.flushTimer = 0;
   if (p.dead) return;
-  auto st = mutateStatus(env_.client, res::pods, p.ns, p.name, p.uid,
-                         [&](Object& status) { status = buildStatus(p, status); });
+  // Others' changes (the scheduler's condition) need no write of ours; only ours do.
+  if (!p.written.is_null() && buildStatus(p, p.written) == p.written) return;
+  auto st = mutateStatus(env_.client, res::pods, p.ns, p.name, p.uid, [&](Object& status) {
+    status = buildStatus(p, status);
+    p.written = status;
+  });
   if (!st && !st.is(Reason::NotFound)) {
     p.flushTimer = env_.loop.runAfter(cfg_.retryAfterError, [this, uid] { flush(uid); });
   }

@@ -74,7 +74,9 @@ class Kubelet {
   void start();
   void stop();
 
-  void setReadinessHook(ReadinessHook h) { readiness_ = std::move(h); }
+  // Without a hook a running pod is ready, and there is nothing to re-check periodically.
+  // Setting one re-checks every running pod now, then every period.
+  void setReadinessHook(ReadinessHook h);
   void setTerminationHook(TerminationHook h) { termination_ = std::move(h); }
   void addContainerListener(ContainerListener l) { listeners_.push_back(std::move(l)); }
 
@@ -139,6 +141,7 @@ class Kubelet {
   std::map<std::string, IpPool> pools_;                 // by node
   std::map<std::string, std::unique_ptr<EventRecorder>> recorders_;  // by node
   std::set<std::string> down_;
+  std::set<std::string> finished_;  // uids whose deletion the kubelet confirmed, until DELETED
   int fallbackCidrs_ = 0;
   bool running_ = false;
 };

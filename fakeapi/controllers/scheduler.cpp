@@ -232,17 +232,13 @@ void Scheduler::pass() {
         } else if (!matchesNodeSelectorAndAffinity(pod, node)) {
           why = "node(s) didn't match Pod's node affinity/selector";
         } else {
-          for (const auto& [key, value] : blocked) {
-            auto v = topologyValue(node, key);
-            if (v && *v == value) why = "node(s) didn't satisfy existing pods anti-affinity rules";
-          }
-          if (why.empty()) {
-            for (const auto& t : aff.requiredAffinity) {
-              const bool hasKey = topologyValue(node, t.topologyKey).has_value();
-              if (!hasKey || (ctx.countInDomain(t, node) == 0 && !(selfMatch && !anyAffinityMatch))) {
-                why = "node(s) didn't match pod affinity rules";
-                break;
-              }
+          // InterPodAffinity's order: the pod's affinity, its anti-affinity, then the
+          // existing pods' anti-affinity.
+          for (const auto& t : aff.requiredAffinity) {
+            const bool hasKey = topologyValue(node, t.topologyKey).has_value();
+            if (!hasKey || (ctx.countInDomain(t, node) == 0 && !(selfMatch && !anyAffinityMatch))) {
+              why = "node(s) didn't match pod affinity rules";
+              break;
             }
           }
           if (why.empty()) {
@@ -253,15 +249,22 @@ void Scheduler::pass() {
               }
             }
           }
+          if (why.empty()) {
+            for (const auto& [key, value] : blocked) {
+              auto v = topologyValue(node, key);
+              if (v && *v == value) why = "node(s) didn't satisfy existing pods anti-affinity rules";
+            }
+          }
         }
         if (why.empty()) feasible.push_back(i); else ++reasons[why];
       }
       if (feasible.empty()) {
+        // As Kubernetes prints it: "<count> <reason>" strings, sorted, comma-separated.
+        std::vector<std::string> counted;
+        for (const auto& [why, count] : reasons) counted.push_back(fmt::format("{} {}", count, why));
+        std::sort(counted.begin(), counted.end());
         std::string parts;
-        for (const auto& [why, count] : reasons) {
-          if (!parts.empty()) parts += ", ";
-          parts += fmt::format("{} {}", count, why);
-        }
+        for (const auto& s : counted) parts += (parts.empty() ? "" : ", ") + s;
         message = nodes.empty() ? std::string("no nodes available to schedule pods")
                                 : fmt::format("0/{} nodes are available: {}.", nodes.size(), parts);
       } else {

@@ -114,11 +114,13 @@ void StatefulSetController::retryLater(const Key& key) {
 
 bool StatefulSetController::sync(const Key& key) {
   ++syncs_;
-  auto got = env_.client.get(res::statefulsets, key.first, key.second);
-  if (got.is(Reason::NotFound)) return true;
-  if (!got) return false;
+  // Reads come from the informers' caches: every write of ours comes back as a watch
+  // event, and its sync runs after it, so the caches are as fresh as a read would be
+  // (a stale one costs at most an AlreadyExists and a retry).
+  const ObjectPtr cached = sets_.get(key.first, key.second);
+  if (!cached) return true;
   SetView v;
-  v.set = std::move(got.value());
+  v.set = *cached;
   if (meta::isDeleting(v.set)) return true;  // the garbage collector takes the pods
   v.ns = key.first;
   v.name = key.second;
@@ -171,17 +173,17 @@ bool StatefulSetController::sync(const Key& key) {
   const Object currentTemplate = revisionTemplate(revisions.at(currentRev));
 
   // --- pods ---
-  auto podList = env_.client.list(res::pods, v.ns, ListOptions{selText, {}});
-  if (!podList) return false;
-  std::vector<std::optional<Object>> slots(static_cast<std::size_t>(v.replicas));
-  std::vector<std::pair<int, Object>> condemned;
-  for (auto& p : podList->items) {
-    if (!ownedBy(p, v.uid)) continue;
-    auto ord = statefulSetOrdinal(v.name, meta::name(p));
+  std::vector<ObjectPtr> slots(static_cast<std::size_t>(v.replicas));
+  std::vector<std::pair<int, ObjectPtr>> condemned;
+  for (const ObjectPtr& p : pods_.list(v.ns, v.selector)) {
+    if (!ownedBy(*p, v.uid)) continue;
+    auto ord = statefulSetOrdinal(v.name, meta::name(*p));
     if (!ord) continue;
-    if (*ord < v.replicas) slots[static_cast<std::size_t>(*ord)] = std::move(p);
-    else condemned.emplace_back(*ord, std::move(p));
+    if (*ord < v.replicas) slots[static_cast<std::size_t>(*ord)] = p;
+    else condemned.emplace_back(*ord, p);
   }
+  // Pods this sync deleted: counted as terminating in the status it writes.
+  std::set<std::string> deletedNow;
   std::sort(condemned.begin(), condemned.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
 
   bool ok = true;
@@ -198,6 +200,7 @@ bool StatefulSetController::sync(const Key& key) {
     events_.record(v.set, EventType::Normal, "SuccessfulDelete",
                    fmt::format("delete Pod {} in StatefulSet {} successful", meta::name(pod), v.name));
     env_.note("statefulset", fmt::format("delete pod {}/{} ({})", v.ns, meta::name(pod), why));
+    deletedNow.insert(meta::name(pod));
     return true;
   };
   auto ensureClaims = [&](int ordinal) {
@@ -241,7 +244,7 @@ bool StatefulSetController::sync(const Key& key) {
     events_.record(v.set, EventType::Normal, "SuccessfulCreate",
                    fmt::format("create Pod {} in StatefulSet {} successful", meta::name(pod), v.name));
     env_.note("statefulset", fmt::format("create pod {}/{} rev={}", v.ns, meta::name(pod), rev));
-    slots[static_cast<std::size_t>(ordinal)] = std::move(made.value());
+    slots[static_cast<std::size_t>(ordinal)] = std::make_shared<const Object>(std::move(made.value()));
     return true;
   };
 
@@ -253,7 +256,7 @@ bool StatefulSetController::sync(const Key& key) {
     if (slot && isTerminal(*slot) && !meta::isDeleting(*slot)) {
       events_.record(v.set, EventType::Warning, "RecreatingFailedPod",
                      fmt::format("StatefulSet {}/{} is recreating failed Pod {}", v.ns, v.name, meta::name(*slot)));
-      if (deletePod(*slot, "failed")) (*slot)["metadata"]["deletionTimestamp"] = formatRfc3339(env_.loop.wallMicros());
+      deletePod(*slot, "failed");
     }
   }
   // Create and wait, lowest ordinal first.
@@ -268,7 +271,7 @@ bool StatefulSetController::sync(const Key& key) {
       if (monotonic) blocked = true;
       continue;
     }
-    if (meta::isDeleting(*slot) || !healthy(*slot)) {
+    if (deletedNow.count(meta::name(*slot)) || meta::isDeleting(*slot) || !healthy(*slot)) {
       if (monotonic) blocked = true;
     }
   }
@@ -276,13 +279,13 @@ bool StatefulSetController::sync(const Key& key) {
   if (!blocked) {
     const Object* firstUnhealthy = nullptr;
     for (const auto& [ord, pod] : condemned) {
-      if (!healthy(pod)) {
-        firstUnhealthy = &pod;
+      if (!healthy(*pod)) {
+        firstUnhealthy = pod.get();
         break;
       }
     }
     for (auto it = condemned.rbegin(); it != condemned.rend() && !blocked; ++it) {
-      const Object& pod = it->second;
+      const Object& pod = *it->second;
       if (meta::isDeleting(pod)) {
         if (monotonic) blocked = true;
         continue;
@@ -311,28 +314,29 @@ bool StatefulSetController::sync(const Key& key) {
     }
   }
 
-  // --- status, from what exists now ---
-  auto after = env_.client.list(res::pods, v.ns, ListOptions{selText, {}});
-  if (!after) return false;
+  // --- status, from what this sync knows exists now ---
   std::int64_t count = 0, ready = 0, current = 0, updated = 0;
   std::set<std::string> liveRevisions{currentRev, updateRev};
-  for (const auto& p : after->items) {
-    if (!ownedBy(p, v.uid) || !statefulSetOrdinal(v.name, meta::name(p))) continue;
+  auto tally = [&](const Object& p) {
+    const bool deleting = meta::isDeleting(p) || deletedNow.count(meta::name(p));
     ++count;
-    if (healthy(p)) ++ready;
+    if (healthy(p) && !deleting) ++ready;
     const std::string rev = meta::label(p, kRevisionLabel);
     liveRevisions.insert(rev);
-    if (meta::isDeleting(p)) continue;
+    if (deleting) return;
     if (rev == currentRev) ++current;
     if (rev == updateRev) ++updated;
-  }
+  };
+  for (const auto& p : slots)
+    if (p) tally(*p);
+  for (const auto& [ord, p] : condemned) tally(*p);
   std::string statusCurrentRev = currentRev;
   // completeRollingUpdate: every pod updated and ready makes the update revision current.
   if (!v.onDelete && updated == count && ready == count) {
     statusCurrentRev = updateRev;
     current = updated;
   }
-  auto st = mutateStatus(env_.client, res::statefulsets, v.ns, v.name, v.uid, [&](Object& status) {
+  auto fill = [&](Object& status) {
     status["observedGeneration"] = meta::generation(v.set);
     status["replicas"] = count;
     status["readyReplicas"] = ready;
@@ -342,7 +346,11 @@ bool StatefulSetController::sync(const Key& key) {
     status["currentRevision"] = statusCurrentRev;
     status["updateRevision"] = updateRev;
     status["collisionCount"] = 0;
-  });
+  };
+  Object desired = oldStatus.is_object() ? oldStatus : Object::object();
+  fill(desired);
+  Result<bool> st = false;
+  if (desired != oldStatus) st = mutateStatus(env_.client, res::statefulsets, v.ns, v.name, v.uid, fill);
   if (!st && !st.is(Reason::NotFound)) return false;
   if (st && *st) {
     env_.note("statefulset", fmt::format("status {}/{} replicas={} ready={} current={} updated={} rev={}/{}", v.ns,
