@@ -135,13 +135,25 @@ RedisReply RedisNode::cmdSelect(Client&, ConnId, RequestId, const Argv& argv, bo
 }
 
 void RedisNode::applyWrite(const Argv& argv) {
-  const std::string name = lower(argv[0]);
-  if (name == "set" && argv.size() >= 3) {
-    data_[argv[1]] = argv[2];
-  } else if (name == "del") {
-    for (std::size_t i = 1; i < argv.size(); ++i) data_.erase(argv[i]);
-  } else if (name == "flushall" || name == "flushdb") {
+  const std::string& name = argv[0];
+  if (iequals(name, "set") && argv.size() >= 3) {
+    auto [it, inserted] = data_.try_emplace(argv[1], argv[2]);
+    if (inserted) {
+      dataBytes_ += static_cast<std::int64_t>(argv[1].size() + argv[2].size());
+    } else {
+      dataBytes_ += static_cast<std::int64_t>(argv[2].size()) - static_cast<std::int64_t>(it->second.size());
+      it->second = argv[2];
+    }
+  } else if (iequals(name, "del")) {
+    for (std::size_t i = 1; i < argv.size(); ++i) {
+      auto it = data_.find(argv[i]);
+      if (it == data_.end()) continue;
+      dataBytes_ -= static_cast<std::int64_t>(it->first.size() + it->second.size());
+      data_.erase(it);
+    }
+  } else if (iequals(name, "flushall") || iequals(name, "flushdb")) {
     data_.clear();
+    dataBytes_ = 0;
   } else {
     return;  // PING, SELECT, PUBLISH...: no data change
   }
@@ -188,6 +200,7 @@ RedisReply RedisNode::cmdConfig(Client&, ConnId, RequestId, const Argv& argv, bo
     std::vector<std::string> changed;
     const std::string err = config_.set(kv, &changed);
     if (!err.empty()) return RedisReply::error(err);
+    refreshHotConfig();
     for (const auto& name : changed) {
       if (name == "port") {
         fabric().unlisten(endpoint(), procId());

@@ -18,8 +18,8 @@ RedisConfig::RedisConfig(std::string ownIp) : ownIp_(std::move(ownIp)) {
   using K = Kind;
   auto add = [this](Param p) {
     const std::size_t i = params_.size();
-    index_[lower(p.name)] = i;
-    for (const auto& a : p.aliases) index_[lower(a)] = i;
+    index_[p.name] = i;
+    for (const auto& a : p.aliases) index_[a] = i;
     values_[p.name] = p.def;
     params_.push_back(std::move(p));
   };
@@ -134,7 +134,7 @@ RedisConfig::RedisConfig(std::string ownIp) : ownIp_(std::move(ownIp)) {
 }
 
 const RedisConfig::Param* RedisConfig::find(const std::string& name) const {
-  auto it = index_.find(lower(name));
+  auto it = index_.find(name);
   return it == index_.end() ? nullptr : &params_[it->second];
 }
 

@@ -13,6 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include "fakeapi/redis/resp.h"
+
 namespace kun::redissim {
 
 class RedisConfig {
@@ -62,7 +64,7 @@ class RedisConfig {
 
   std::string ownIp_;
   std::vector<Param> params_;
-  std::map<std::string, std::size_t> index_;  // lower-case name or alias -> params_ index
+  std::map<std::string, std::size_t, CaseLess> index_;  // name or alias -> params_ index
   std::map<std::string, std::string> values_;  // canonical name -> value
 };
 

@@ -54,6 +54,7 @@ void RedisNode::onBoot() {
     port_ = port;
     fabric().listen(endpoint(), procId());
   }
+  refreshHotConfig();
   runId_ = hexId(rng_);
   bootMs_ = nowMs();
   replId_ = hexId(rng_);
@@ -77,6 +78,7 @@ void RedisNode::onBoot() {
   masterHost_.clear();
   masterPort_ = 0;
   loadFromDisk();
+  recountData();
   record(fmt::format("started run_id={} keys={}", runId_, data_.size()));
   const std::string& replicaof = config_.str("replicaof");
   if (!replicaof.empty()) {
@@ -106,6 +108,7 @@ void RedisNode::onDown() {
   channels_.clear();
   replicas_.clear();
   data_.clear();
+  dataBytes_ = 0;
   backlog_.clear();
   aofPending_.clear();
   pausedWrites_.clear();
@@ -187,8 +190,24 @@ RedisReply RedisNode::executeAdmin(const Argv& argv, const std::string& password
   return dispatch(cl, 0, 0, argv, &deferred);
 }
 
-const std::map<std::string, RedisNode::Command>& RedisNode::commandTable() {
-  static const std::map<std::string, Command> table = {
+void RedisNode::refreshHotConfig() {
+  hot_.backlogSize = config_.integer("repl-backlog-size");
+  hot_.minReplicas = config_.integer("min-replicas-to-write");
+  hot_.minLag = config_.integer("min-replicas-max-lag");
+  hot_.readOnly = config_.flag("replica-read-only");
+  hot_.serveStale = config_.flag("replica-serve-stale-data");
+  hot_.needsAuth = !config_.str("requirepass").empty();
+  hot_.appendonly = config_.flag("appendonly");
+  hot_.fsyncAlways = config_.str("appendfsync") == "always";
+}
+
+void RedisNode::recountData() {
+  dataBytes_ = 0;
+  for (const auto& [k, v] : data_) dataBytes_ += static_cast<std::int64_t>(k.size() + v.size());
+}
+
+const std::map<std::string, RedisNode::Command, CaseLess>& RedisNode::commandTable() {
+  static const std::map<std::string, Command, CaseLess> table = {
       {"ping", {&RedisNode::cmdPing, -1, kStaleOk | kPubSubOk}},
       {"echo", {&RedisNode::cmdEcho, 2, kStaleOk}},
       {"auth", {&RedisNode::cmdAuth, -2, kNoAuth | kLoadingOk | kStaleOk | kPubSubOk}},
@@ -228,21 +247,20 @@ const std::map<std::string, RedisNode::Command>& RedisNode::commandTable() {
 RedisReply RedisNode::dispatch(Client& cl, ConnId c, RequestId r, const Argv& argv, bool* deferred) {
   ++statCommands_;
   if (argv.empty()) return RedisReply::error("ERR empty command");
-  const std::string name = lower(argv[0]);
   const auto& table = commandTable();
-  auto it = table.find(name);
+  auto it = table.find(argv[0]);
   if (it == table.end()) {
     if (cl.inMulti) cl.multiError = true;
     return errUnknownCommand(argv);
   }
+  const std::string& name = it->first;  // the table's lower-case name
   const Command& cmd = it->second;
   const int argc = static_cast<int>(argv.size());
   if ((cmd.arity > 0 && argc != cmd.arity) || (cmd.arity < 0 && argc < -cmd.arity)) {
     if (cl.inMulti) cl.multiError = true;
     return errArity(name);
   }
-  const bool needsAuth = !config_.str("requirepass").empty();
-  if (needsAuth && !cl.authed && !(cmd.flags & kNoAuth)) {
+  if (hot_.needsAuth && !cl.authed && !(cmd.flags & kNoAuth)) {
     if (cl.inMulti) cl.multiError = true;
     return RedisReply::error("NOAUTH Authentication required.");
   }
@@ -256,14 +274,13 @@ RedisReply RedisNode::dispatch(Client& cl, ConnId c, RequestId r, const Argv& ar
     if (cl.inMulti) cl.multiError = true;
     return RedisReply::error(text);
   };
-  if (write && !isMaster() && config_.flag("replica-read-only"))
+  if (write && !isMaster() && hot_.readOnly)
     return reject("READONLY You can't write against a read only replica.");
-  if (!isMaster() && link_.state != LinkState::Connected && !config_.flag("replica-serve-stale-data") &&
-      !(cmd.flags & kStaleOk))
+  if (!isMaster() && link_.state != LinkState::Connected && !hot_.serveStale && !(cmd.flags & kStaleOk))
     return reject("MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to 'no'.");
-  if (loading() && !(cmd.flags & kLoadingOk)) return reject("LOADING Redis is loading the dataset in memory");
-  if (write && isMaster() && config_.integer("min-replicas-to-write") > 0 &&
-      config_.integer("min-replicas-max-lag") > 0 && goodReplicas_ < config_.integer("min-replicas-to-write"))
+  if (loadingUntilMs_ != 0 && loading() && !(cmd.flags & kLoadingOk))
+    return reject("LOADING Redis is loading the dataset in memory");
+  if (write && isMaster() && hot_.minReplicas > 0 && hot_.minLag > 0 && goodReplicas_ < hot_.minReplicas)
     return reject("NOREPLICAS Not enough good replicas to write.");
   if (cl.inMulti && name != "exec" && name != "discard" && name != "multi") {
     if (cmd.flags & kNoMulti) {
@@ -284,7 +301,7 @@ RedisReply RedisNode::dispatch(Client& cl, ConnId c, RequestId r, const Argv& ar
 
 RedisReply RedisNode::execCommand(Client& cl, ConnId c, RequestId r, const Argv& argv, bool* deferred) {
   const auto& table = commandTable();
-  auto it = table.find(lower(argv[0]));
+  auto it = table.find(argv[0]);
   if (it == table.end()) return errUnknownCommand(argv);
   return (this->*(it->second.fn))(cl, c, r, argv, deferred);
 }

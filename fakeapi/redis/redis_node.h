@@ -20,6 +20,7 @@
 
 #include "core/runtime/random.h"
 #include "fakeapi/redis/redis_config.h"
+#include "fakeapi/redis/resp.h"
 #include "fakeapi/redis/sim_process.h"
 
 namespace kun::redissim {
@@ -139,7 +140,14 @@ class RedisNode final : public SimProcess {
   };
   static constexpr int kWrite = 1, kLoadingOk = 2, kNoAuth = 4, kStaleOk = 8, kPubSubOk = 16,
                        kNoMulti = 32;
-  static const std::map<std::string, Command>& commandTable();
+  static const std::map<std::string, Command, CaseLess>& commandTable();
+  // Settings read on every command, cached from config_ (refreshed on every change).
+  struct HotConfig {
+    std::int64_t backlogSize = 0, minReplicas = 0, minLag = 0;
+    bool readOnly = true, serveStale = true, needsAuth = false, appendonly = false, fsyncAlways = false;
+  };
+  void refreshHotConfig();
+  void recountData();
 
   // dispatch (redis_node.cpp)
   RedisReply dispatch(Client& cl, ConnId c, RequestId r, const Argv& argv, bool* deferred);
@@ -234,6 +242,8 @@ class RedisNode final : public SimProcess {
   bool persistentVolume_;
   RedisDisk disk_;
   RedisConfig config_;
+  HotConfig hot_;
+  std::int64_t dataBytes_ = 0;  // keys + values, for INFO memory and RDB sizes
   std::string runId_;
   std::int64_t bootMs_ = 0;
   std::int64_t loadingUntilMs_ = 0;

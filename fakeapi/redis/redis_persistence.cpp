@@ -41,7 +41,7 @@ void RedisNode::saveRdb() {
 
 void RedisNode::noteWrite(const Argv& argv) {
   ++dirty_;
-  if (!config_.flag("appendonly")) return;
+  if (!hot_.appendonly) return;
   const std::string name = lower(argv[0]);
   if (name == "flushall" || name == "flushdb") {
     aofPending_.clear();
@@ -51,7 +51,7 @@ void RedisNode::noteWrite(const Argv& argv) {
   } else if (name == "del") {
     for (std::size_t i = 1; i < argv.size(); ++i) aofPending_.emplace_back(argv[i], std::nullopt);
   }
-  if (config_.str("appendfsync") == "always") persistCron();
+  if (hot_.fsyncAlways) persistCron();
 }
 
 void RedisNode::persistCron() {

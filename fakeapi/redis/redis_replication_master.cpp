@@ -24,7 +24,7 @@ void RedisNode::createBacklog() {
 }
 
 void RedisNode::trimBacklog() {
-  const std::int64_t cap = config_.integer("repl-backlog-size");
+  const std::int64_t cap = hot_.backlogSize;
   while (!backlog_.empty() && backlogHistlen_ - backlog_.front().len >= cap) {
     backlogHistlen_ -= backlog_.front().len;
     backlog_.pop_front();
@@ -82,9 +82,7 @@ void RedisNode::shiftReplicationId() {
 }
 
 std::int64_t RedisNode::rdbSizeBytes() const {
-  std::int64_t n = 128;
-  for (const auto& [k, v] : data_) n += static_cast<std::int64_t>(k.size() + v.size()) + 16;
-  return n;
+  return 128 + dataBytes_ + 16 * static_cast<std::int64_t>(data_.size());
 }
 
 RedisReply RedisNode::cmdReplconf(Client& cl, ConnId c, RequestId, const Argv& argv, bool* deferred) {
@@ -243,7 +241,7 @@ void RedisNode::disconnectReplicas() {
 }
 
 void RedisNode::refreshGoodReplicas() {
-  const std::int64_t maxLag = config_.integer("min-replicas-max-lag");
+  const std::int64_t maxLag = hot_.minLag;
   int good = 0;
   for (const auto& [c, r] : replicas_) {
     if (r.state != ReplicaInfo::State::Online) continue;

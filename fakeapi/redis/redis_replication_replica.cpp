@@ -202,6 +202,7 @@ void RedisNode::onMasterPush(std::uint64_t attempt, RedisReply msg) {
     data_.clear();
     for (std::size_t i = 1; i + 1 < msg.elements.size(); i += 2)
       data_.emplace(std::move(msg.elements[i].str), std::move(msg.elements[i + 1].str));
+    recountData();
     replId_ = msg.elements[0].str;
     replId2_ = kZeroId;
     secondReplOffset_ = -1;

@@ -1,23 +1,38 @@
 #include "fakeapi/redis/resp.h"
 
+#include <algorithm>
 #include <cctype>
 #include <limits>
 
 namespace kun::redissim {
 
+namespace {
+// ASCII only, inline: command and parameter names are ASCII (std::tolower is a locale call).
+inline int asciiLower(unsigned char c) { return (c >= 'A' && c <= 'Z') ? c + ('a' - 'A') : c; }
+}  // namespace
+
 std::string lower(std::string_view s) {
   std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (char& c : out) c = static_cast<char>(asciiLower(static_cast<unsigned char>(c)));
   return out;
 }
 
 bool iequals(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
   for (std::size_t i = 0; i < a.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i])))
-      return false;
+    if (asciiLower(static_cast<unsigned char>(a[i])) != asciiLower(static_cast<unsigned char>(b[i]))) return false;
   }
   return true;
+}
+
+bool CaseLess::operator()(std::string_view a, std::string_view b) const {
+  const std::size_t n = std::min(a.size(), b.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    const int x = asciiLower(static_cast<unsigned char>(a[i]));
+    const int y = asciiLower(static_cast<unsigned char>(b[i]));
+    if (x != y) return x < y;
+  }
+  return a.size() < b.size();
 }
 
 std::optional<std::int64_t> parseInt(std::string_view s) {

@@ -16,6 +16,12 @@ namespace kun::redissim {
 
 std::string lower(std::string_view s);
 bool iequals(std::string_view a, std::string_view b);
+// Case-insensitive ordering for maps keyed by command or parameter names; transparent, so
+// lookups take the name as typed without building a lower-case copy.
+struct CaseLess {
+  using is_transparent = void;
+  bool operator()(std::string_view a, std::string_view b) const;
+};
 
 // Strict decimal integer, as Redis's string2ll: no spaces, no '+', no leading zeros.
 std::optional<std::int64_t> parseInt(std::string_view s);

@@ -42,11 +42,12 @@ TimerId SimProcess::after(Duration d, Task task) {
 
 void SimProcess::crash() {
   if (state_ == State::Down) return;
+  const bool booted = up();  // a process killed while starting had no state yet
   state_ = State::Down;
   ++incarnation_;
   inbox_.clear();
   fabric_.processDown(id_);
-  onDown();
+  if (booted) onDown();
 }
 
 void SimProcess::hang() {

@@ -184,5 +184,19 @@ TEST(SentinelCommands, AHungSentinelEntersTiltWhenItResumes) {
   EXPECT_FALSE(c.t.sentinel(0).tilt());
 }
 
+TEST(SentinelCommands, ASentinelKilledWhileStartingKeepsItsRewrittenConfig) {
+  Settled c;
+  const std::string id = c.t.sentinel(1).myId();
+  c.t.sentinel(1).crash();
+  c.t.sentinel(1).start(milliseconds(50));
+  c.t.sentinel(1).crash();  // before it finished starting: nothing in memory to lose
+  c.t.sentinel(1).start(milliseconds(50));
+  c.w.runFor(seconds(1));
+  EXPECT_EQ(c.t.sentinel(1).myId(), id);
+  EXPECT_EQ(c.t.sentinel(1).knownReplicas(kName).size(), 2u);
+  EXPECT_EQ(c.t.sentinel(1).knownSentinels(kName), 2u);
+  EXPECT_EQ(*c.t.sentinel(1).masterAddress(kName), Topology::redisEp(0));
+}
+
 }  // namespace
 }  // namespace kun::redissim::test
