@@ -65,6 +65,7 @@ class RedisNode final : public SimProcess {
   // --- inspection for tests, checkers and the kubelet (not through the network) -------
   bool isMaster() const { return masterHost_.empty(); }
   bool loading() const;
+  bool ready() const override { return state() == State::Running && !loading(); }
   const std::string& runId() const { return runId_; }
   const std::string& replId() const { return replId_; }
   std::int64_t replOffset() const { return replOffset_; }

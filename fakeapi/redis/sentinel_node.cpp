@@ -88,10 +88,16 @@ SentinelSavedConfig SentinelNode::savedConfig() const {
   s.currentEpoch = currentEpoch_;
   for (const auto& [name, m] : masters_) {
     SentinelSavedConfig::Master sm;
-    sm.config = {m->name, m->host, m->port, m->quorum, m->downAfter, m->failoverTimeout, m->parallelSyncs, m->authPass};
+    // As sentinel.conf is rewritten: the current master address (the promoted replica once
+    // the failover reconfigures the others), with the old master among the replicas.
+    auto [mh, mp] = currentMasterAddress(*m);
+    sm.config = {m->name, mh, mp, m->quorum, m->downAfter, m->failoverTimeout, m->parallelSyncs, m->authPass};
     sm.configEpoch = m->configEpoch;
     sm.leaderEpoch = m->leaderEpoch;
-    for (const auto& [k, sl] : m->slaves) sm.knownReplicas.emplace_back(sl->host, sl->port);
+    for (const auto& [k, sl] : m->slaves) {
+      if (sl->host == mh && sl->port == mp) sm.knownReplicas.emplace_back(m->host, m->port);
+      else sm.knownReplicas.emplace_back(sl->host, sl->port);
+    }
     for (const auto& [k, se] : m->sentinels)
       if (!se->runid.empty()) sm.knownSentinels.push_back({se->host, se->port, se->runid});
     s.masters.push_back(std::move(sm));

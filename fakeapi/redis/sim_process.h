@@ -33,6 +33,9 @@ class SimProcess {
   // Running or hung: the process exists and holds its sockets.
   bool up() const { return state_ == State::Running || state_ == State::Hung; }
   std::uint64_t incarnation() const { return incarnation_; }
+  // What a readiness probe would say: running and serving (a redis-server still loading
+  // its dataset is not ready).
+  virtual bool ready() const { return state_ == State::Running; }
 
   // Runs task as this process (see the file comment).
   void deliver(Task task);

@@ -18,6 +18,7 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <iostream>
 #include <ostream>
@@ -72,7 +73,8 @@ struct Outcome {
 
 Outcome play(std::uint64_t seed, const std::vector<Fault>& faults) {
   SimLoop loop;
-  Trace trace;
+  const bool dump = std::getenv("KUN_TRACE_DUMP") != nullptr;  // print the whole run
+  Trace trace(dump ? 1000000 : 0);
   Random rng(seed);
   NetworkModel net(loop, rng.fork("net"), &trace);
   RedisSim sim(loop, net, rng.fork("redis"), &trace);
@@ -145,6 +147,9 @@ Outcome play(std::uint64_t seed, const std::vector<Fault>& faults) {
   } else {
     t.converged(&out.why);
   }
+  if (dump)
+    for (const auto& e : trace.entries())
+      std::printf("%s %s | %s\n", formatLoopTime(e.time).c_str(), e.component.c_str(), e.text.c_str());
   return out;
 }
 
@@ -177,6 +182,14 @@ TEST(SentinelConvergence, AfterAnyHealedFaultScheduleTheSentinelsAgreeOnOneMaste
     rc::detail::printResultMessage(result, ss);
     FAIL() << ss.str();
   }
+}
+
+// A schedule found by the property, kept as a regression case.
+TEST(SentinelConvergence, SentinelCrashDuringAFailoverOfAHungMaster) {
+  const std::vector<Fault> faults = {{Fault::CrashSentinel, 22, 29, 1}, {Fault::HangSentinel, 0, 0, 1},
+                                     {Fault::HangRedis, 0, 22, 6}, {Fault::CrashRedis, 1, 0, 2}};
+  const Outcome o = play(35, faults);
+  EXPECT_TRUE(o.converged) << o.why;
 }
 
 TEST(SentinelConvergence, ASchedulePlaysTheSameTwice) {

@@ -101,9 +101,11 @@ TEST(Persistence, RestartedNodeIsLoadingBrieflyAndGetsANewRunId) {
   EXPECT_TRUE(w.cmd(n.endpoint(), {"PING"}).is(Reason::Unavailable));  // not listening yet
   w.runFor(milliseconds(51));
   EXPECT_EQ(w.must(n.endpoint(), {"PING"}).str, "LOADING Redis is loading the dataset in memory");
+  EXPECT_FALSE(n.ready());
   EXPECT_EQ(infoField(w.must(n.endpoint(), {"INFO", "persistence"}).str, "loading"), "1");
   w.runFor(milliseconds(100));
   EXPECT_EQ(w.must(n.endpoint(), {"PING"}).str, "PONG");
+  EXPECT_TRUE(n.ready());
   EXPECT_NE(n.runId(), before);
 }
 
