@@ -1,6 +1,7 @@
 #include "chaos/network/network_model.h"
 
 #include <algorithm>
+#include <iterator>
 
 #include <fmt/format.h>
 
@@ -51,6 +52,7 @@ void NetworkModel::isolate(std::string_view ip) {
 void NetworkModel::reconnect(std::string_view ip) {
   isolated_[intern(ip)] = false;
   note(fmt::format("reconnect {}", ip));
+  releaseHeld();
 }
 
 void NetworkModel::partition(const std::vector<std::vector<std::string>>& groups) {
@@ -65,6 +67,7 @@ void NetworkModel::partition(const std::vector<std::vector<std::string>>& groups
     text += " ]";
   }
   note(text);
+  releaseHeld();
 }
 
 void NetworkModel::cut(std::string_view from, std::string_view to) {
@@ -80,6 +83,7 @@ void NetworkModel::cutBoth(std::string_view a, std::string_view b) {
 void NetworkModel::restore(std::string_view from, std::string_view to) {
   link(intern(from), intern(to)).cut = false;
   note(fmt::format("restore {} -> {}", from, to));
+  releaseHeld();
 }
 
 void NetworkModel::addLatency(std::string_view from, std::string_view to, Duration extra) {
@@ -104,6 +108,7 @@ void NetworkModel::heal() {
     l.lossNum = 0;
   }
   note("heal");
+  releaseHeld();
 }
 
 bool NetworkModel::healthy() const {
@@ -129,10 +134,16 @@ bool NetworkModel::reachable(std::string_view from, std::string_view to) {
 
 void NetworkModel::send(NetNodeId from, NetNodeId to, EventLoop::Task deliver) {
   ++sent_;
+  const std::uint64_t seq = link(from, to).nextSeq++;
   if (!reachable(from, to)) {
-    ++dropped_;
+    hold(from, to, seq, loop_.now(), std::move(deliver));
     return;
   }
+  schedule(from, to, seq, loop_.now(), std::move(deliver));
+}
+
+void NetworkModel::schedule(NetNodeId from, NetNodeId to, std::uint64_t seq, TimePoint since,
+                            EventLoop::Task deliver) {
   Link& l = link(from, to);
   Duration d = opts_.baseLatency + l.extra;
   if (opts_.jitter.count() > 0)
@@ -147,13 +158,52 @@ void NetworkModel::send(NetNodeId from, NetNodeId to, EventLoop::Task deliver) {
   TimePoint at = loop_.now() + d;
   if (at < l.lastDelivery) at = l.lastDelivery;  // a stream never overtakes itself
   l.lastDelivery = at;
-  loop_.runAt(at, [this, from, to, task = std::move(deliver)]() mutable {
-    if (!reachable(from, to)) {
-      ++dropped_;
+  loop_.runAt(at, [this, from, to, seq, since, task = std::move(deliver)]() mutable {
+    if (!reachable(from, to)) {  // cut while in flight: retransmitted after the heal
+      hold(from, to, seq, since, std::move(task));
       return;
     }
     task();
   });
+}
+
+void NetworkModel::hold(NetNodeId from, NetNodeId to, std::uint64_t seq, TimePoint since, EventLoop::Task task) {
+  auto& q = held_[{from, to}];
+  // Give up on what has waited longer than TCP would retransmit.
+  while (!q.empty() && loop_.now() - q.front().since > opts_.tcpGiveUp) {
+    q.pop_front();
+    ++dropped_;
+  }
+  // In send order: a packet that was in flight when the cut came goes before what was
+  // sent after it.
+  auto pos = q.end();
+  while (pos != q.begin() && std::prev(pos)->seq > seq) --pos;
+  q.insert(pos, Held{since, seq, std::move(task)});
+}
+
+void NetworkModel::releaseHeld() {
+  for (auto it = held_.begin(); it != held_.end();) {
+    const auto [from, to] = it->first;
+    if (!reachable(from, to)) {
+      ++it;
+      continue;
+    }
+    std::deque<Held> q = std::move(it->second);
+    it = held_.erase(it);
+    for (auto& h : q) {
+      if (loop_.now() - h.since > opts_.tcpGiveUp) {
+        ++dropped_;
+        continue;
+      }
+      schedule(from, to, h.seq, h.since, std::move(h.task));
+    }
+  }
+}
+
+std::size_t NetworkModel::held() const {
+  std::size_t n = 0;
+  for (const auto& [k, q] : held_) n += q.size();
+  return n;
 }
 
 bool NetworkModel::probe(NetNodeId from, NetNodeId to) {

@@ -5,13 +5,16 @@
 // after the link's latency, in FIFO order per (from, to) pair — the order a TCP stream
 // keeps.
 //
-// Simplifications (see fakeapi/redis/FIDELITY.md):
-// - A packet on a cut link is dropped, not retransmitted after the heal: the connections
-//   above notice gaps (replication) or missing replies (pings) and recover as real ones do
-//   after their own timeouts.
-// - "Loss" models TCP: a lost transmission is retransmitted after an RTO (200 ms, doubling),
-//   so loss shows up as delay with the stream order kept, never as a hole in a stream.
+// Everything above is TCP, so the model behaves as TCP does for it:
+// - A packet on a cut link (sent while cut, or in flight when the cut came) is held and
+//   delivered, in order, once the link is reachable again — as TCP retransmits — unless
+//   the cut lasts longer than tcpGiveUp, after which it is dropped (the connection would
+//   have timed out). Connections whose ends died meanwhile discard what arrives.
+// - "Loss" is a lost transmission retransmitted after an RTO (200 ms, doubling): delay,
+//   with the stream order kept, never a hole in a stream.
 #include <cstdint>
+#include <deque>
+#include <map>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -32,6 +35,7 @@ class NetworkModel {
     Duration baseLatency = microseconds(100);  // one way, every link
     Duration jitter = microseconds(50);        // uniform extra in [0, jitter]
     Duration retransmitTimeout = milliseconds(200);
+    Duration tcpGiveUp = seconds(900);  // Linux tcp_retries2 = 15: about 15 minutes
   };
 
   NetworkModel(EventLoop& loop, Random rng, Trace* trace = nullptr);
@@ -64,8 +68,7 @@ class NetworkModel {
   bool reachable(std::string_view from, std::string_view to);
   bool healthy() const;  // no fault of any kind is active
 
-  // Delivers `deliver` after the link's latency, unless the link is cut at send time or at
-  // delivery time (then it is dropped and the sender is not told).
+  // Delivers `deliver` after the link's latency; across a cut, after the heal (see above).
   void send(NetNodeId from, NetNodeId to, EventLoop::Task deliver);
   // For a blocking exchange that takes no virtual time (RedisAdmin): true when a packet
   // from -> to would be delivered now. Draws loss like a transmission; a lost draw is a
@@ -75,6 +78,7 @@ class NetworkModel {
   EventLoop& loop() { return loop_; }
   std::uint64_t sent() const { return sent_; }
   std::uint64_t dropped() const { return dropped_; }
+  std::size_t held() const;
 
  private:
   struct Link {
@@ -82,10 +86,19 @@ class NetworkModel {
     std::uint64_t lossNum = 0, lossDen = 1;
     bool cut = false;
     TimePoint lastDelivery{};
+    std::uint64_t nextSeq = 0;  // send order, kept across a cut
+  };
+  struct Held {
+    TimePoint since;
+    std::uint64_t seq;
+    EventLoop::Task task;
   };
   Link& link(NetNodeId from, NetNodeId to);
   const Link* findLink(NetNodeId from, NetNodeId to) const;
   void note(std::string text);
+  void hold(NetNodeId from, NetNodeId to, std::uint64_t seq, TimePoint since, EventLoop::Task task);
+  void schedule(NetNodeId from, NetNodeId to, std::uint64_t seq, TimePoint since, EventLoop::Task task);
+  void releaseHeld();  // after any change of reachability
 
   EventLoop& loop_;
   Random rng_;
@@ -98,6 +111,9 @@ class NetworkModel {
   // Keyed by from << 32 | to. Only looked up (heal() resets every entry), so the hash
   // order never reaches behaviour.
   std::unordered_map<std::uint64_t, Link> links_;
+  // Packets waiting for a cut link to come back, per (from, to), in send order. Ordered
+  // map: the release order is part of the run.
+  std::map<std::pair<NetNodeId, NetNodeId>, std::deque<Held>> held_;
   std::uint64_t sent_ = 0, dropped_ = 0;
 };
 

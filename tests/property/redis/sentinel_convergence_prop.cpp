@@ -192,6 +192,13 @@ TEST(SentinelConvergence, SentinelCrashDuringAFailoverOfAHungMaster) {
   EXPECT_TRUE(o.converged) << o.why;
 }
 
+TEST(SentinelConvergence, OldMasterPartitionedWithASentinel) {
+  const std::vector<Fault> faults = {{Fault::Partition, 17, 7, 22}, {Fault::HangSentinel, 0, 0, 1},
+                                     {Fault::HangSentinel, 0, 1, 1}};
+  const Outcome o = play(1, faults);
+  EXPECT_TRUE(o.converged) << o.why;
+}
+
 TEST(SentinelConvergence, ASchedulePlaysTheSameTwice) {
   const std::vector<Fault> faults = {{Fault::CrashRedis, 0, 2, 20}, {Fault::HangSentinel, 1, 5, 10},
                                      {Fault::Partition, 0b000101, 30, 8}};

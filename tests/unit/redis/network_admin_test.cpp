@@ -48,9 +48,31 @@ TEST(NetworkModel, DeliversWithLatencyInOrderAndDropsOnCutLinks) {
   EXPECT_GE(at.back(), 105);
   net.heal();
   net.send(a, b, [&] { got.push_back(200); });
-  net.cut("a", "b");  // cut while in flight: lost
-  loop.runFor(seconds(1));
+  net.cut("a", "b");  // cut while in flight: held, as TCP retransmits it
+  net.send(a, b, [&] { got.push_back(201); });
+  loop.runFor(seconds(10));
   EXPECT_EQ(got.size(), 51u);
+  EXPECT_EQ(net.held(), 2u);
+  net.heal();
+  loop.runFor(seconds(1));
+  ASSERT_EQ(got.size(), 53u);
+  EXPECT_EQ(got[51], 200);
+  EXPECT_EQ(got[52], 201);
+}
+
+TEST(NetworkModel, WhatWaitsLongerThanTcpGivesUpIsDropped) {
+  SimLoop loop;
+  NetworkModel::Options o;
+  o.tcpGiveUp = seconds(60);
+  NetworkModel net(loop, Random(1), o);
+  int got = 0;
+  net.cut("a", "b");
+  net.send(net.intern("a"), net.intern("b"), [&] { ++got; });
+  loop.runFor(seconds(61));
+  net.heal();
+  loop.runFor(seconds(1));
+  EXPECT_EQ(got, 0);
+  EXPECT_EQ(net.held(), 0u);
 }
 
 TEST(NetworkModel, LossDelaysButKeepsTheStream) {

@@ -48,16 +48,34 @@ TEST(Replication, ReconnectingReplicaResyncsPartiallyFromTheBacklog) {
   w.runFor(seconds(7));
   ASSERT_TRUE(t.redis(1).masterLinkUp());
   const auto partialBefore = t.redis(0).partialSyncs();
-  // Cut the replica off long enough to lose stream packets, write meanwhile, heal.
+  // Cut the replica off for longer than repl-timeout (60 s): both ends drop the link.
   w.net.cutBoth("10.0.0.1", "10.0.0.2");
   for (int i = 0; i < 10; ++i) ASSERT_TRUE(w.must(Topology::redisEp(0), {"SET", "k" + std::to_string(i), "v"}).isOk());
-  w.runFor(seconds(2));
+  w.runFor(seconds(65));
+  EXPECT_FALSE(t.redis(1).masterLinkUp());
+  EXPECT_EQ(t.redis(0).connectedReplicas(), 0u);
   w.net.heal();
   ASSERT_TRUE(w.must(Topology::redisEp(0), {"SET", "after", "1"}).isOk());
   EXPECT_TRUE(w.runUntil([&] { return t.redis(1).data().count("after") == 1; }, seconds(5))) << w.lastTrace();
   EXPECT_EQ(t.redis(1).data().size(), 11u);
   EXPECT_EQ(t.redis(0).partialSyncs(), partialBefore + 1);
   EXPECT_EQ(t.redis(0).fullSyncs(), 1u);  // only the initial one
+}
+
+TEST(Replication, AShortCutDelaysTheStreamWithoutAResync) {
+  SimWorld w;
+  Topology t(w.sim, noSentinels(1));
+  w.runFor(seconds(7));
+  w.net.cutBoth("10.0.0.1", "10.0.0.2");
+  ASSERT_TRUE(w.must(Topology::redisEp(0), {"SET", "a", "1"}).isOk());
+  w.runFor(seconds(3));
+  EXPECT_EQ(t.redis(1).data().count("a"), 0u);
+  w.net.heal();  // TCP delivers what was waiting
+  w.runFor(milliseconds(10));
+  EXPECT_EQ(t.redis(1).data().count("a"), 1u);
+  EXPECT_TRUE(t.redis(1).masterLinkUp());
+  EXPECT_EQ(t.redis(0).partialSyncs(), 0u);
+  EXPECT_EQ(t.redis(0).fullSyncs(), 1u);
 }
 
 TEST(Replication, DemotedMasterDiscardsItsDivergentWrites) {
