@@ -1,0 +1,103 @@
+#pragma once
+// Heal: from an observed ClusterView, the Redis and Sentinel commands (and, for rolling
+// restarts, the pod deletions) that bring a RedisCluster back to health.h's "healthy".
+// The reconciler calls heal() after Ensure, with a fresh view, and turns the report into
+// status conditions, events and its ReconcileResult.
+//
+// One call does at most one step of each kind that is safe to do now, then returns; what
+// must wait for the world (a sync, a Sentinel failover, a pod restart) is a requeueAfter,
+// never a wait. A healthy cluster costs only the reads observe() already made: heal issues
+// zero state-changing commands.
+//
+// The steps, in order (the first that must wait ends the pass with a requeue):
+//   1. any sentinel reports a failover in progress -> nothing at all, requeue
+//      (heal_guard.cpp; actDuringFailoverForTest turns this off);
+//   2. passwords: nodes still on an older password get masterauth everywhere first, then
+//      requirepass, then every sentinel's auth-pass (heal_password.cpp);
+//   3. master: none -> bootstrap (all on the placeholder: the pod with the highest offset
+//      becomes master) or promote the replica with the highest offset; more than one ->
+//      keep the one Sentinel names (else the highest offset) and demote the others
+//      (heal_master.cpp);
+//   4. replicas on the placeholder or following any other address -> REPLICAOF the master
+//      (heal_replicas.cpp);
+//   5. sentinels not monitoring the master, or monitoring another address -> SENTINEL
+//      REMOVE/MONITOR, then SENTINEL SET down-after / failover-timeout / parallel-syncs /
+//      auth-pass / spec.sentinel.customConfig (heal_sentinels.cpp);
+//   6. custom config: CONFIG GET, then CONFIG SET only what differs (heal_config.cpp);
+//   7. stale sentinel entries (a replica or sentinel address that is no pod of the
+//      cluster, or counts that do not match): SENTINEL RESET on one sentinel, then requeue
+//      until it knows size-1 replicas again before the next (heal_sentinel_reset.cpp);
+//   8. scale-down: the master on a pod that goes -> SENTINEL FAILOVER (heal_scale.cpp);
+//   9. rolling restart of redis pods whose revision is not the StatefulSet's update
+//      revision: one replica at a time, each in sync before the next; then SENTINEL
+//      FAILOVER off the master, then delete its pod (heal_rolling.cpp).
+// Commands and action texts never contain the password ("CONFIG SET requirepass ***").
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/api/redis_cluster_types.h"
+#include "core/kube/kube_client.h"
+#include "core/redis/redis_admin.h"
+#include "core/rediscluster/observe.h"
+#include "core/runtime/result.h"
+#include "core/runtime/time.h"
+
+namespace kun::rediscluster {
+
+struct HealOptions {
+  // How long to come back after a step that waits for the world.
+  Duration requeueAfter = milliseconds(1000);
+  // Sentinel settings written with SENTINEL SET after MONITOR, which starts from
+  // Sentinel's defaults: KUN's sentinel.conf values (config_files.h).
+  std::int64_t downAfterMs = 1000;
+  std::int64_t failoverTimeoutMs = 3000;
+  std::int32_t parallelSyncs = 2;
+
+  // Test-only switches that put back the failures of other operators, so the harness can
+  // show that it catches them. All off in the product.
+  bool promoteOldestForTest = false;        // promote the oldest pod, not the highest offset
+  bool skipSentinelResetForTest = false;    // never SENTINEL RESET stale entries
+  bool resetAllSentinelsForTest = false;    // reset every sentinel at once
+  bool actDuringFailoverForTest = false;    // ignore a failover in progress
+  bool restartMasterBeforeSyncForTest = false;  // roll the master before replicas are in sync
+  bool addUnreadyPodToSentinelForTest = false;  // replicate/promote pods that are not Ready
+};
+
+enum class HealPhase { None, Creating, Recovering, Scaling, Updating };
+std::string_view healPhaseName(HealPhase p);
+
+struct HealContext {
+  RedisAdmin& redis;
+  KubeClient& kube;                 // only for pod deletions of a rolling restart
+  const api::RedisCluster& cluster; // defaulted (api::withDefaults)
+  const ClusterView& view;          // observed just before, with `passwords`
+  // As given to observe(): the current password first (spec.password), then older ones.
+  std::vector<std::string> passwords;
+  // The redis StatefulSet's status.updateRevision; "" = unknown, no rolling restart.
+  std::string redisUpdateRevision;
+  HealOptions options;
+};
+
+struct HealReport {
+  // "promote redis-cluster-a-1 (10.0.0.5) to master", "SENTINEL RESET on
+  // redis-sentinel-a-0", ... in the order done. No secrets.
+  std::vector<std::string> actions;
+  std::int32_t stateChangingCommands = 0;  // commands sent that change state
+  std::int32_t podsDeleted = 0;
+  std::optional<Duration> requeueAfter;    // set when something must be looked at again
+  HealPhase phase = HealPhase::None;       // what the cluster is going through
+  Status status;                           // the first failure (a command that failed)
+
+  bool changed() const { return stateChangingCommands > 0 || podsDeleted > 0; }
+};
+
+HealReport heal(HealContext& ctx);
+
+// How many redis pods the StatefulSet may have now (GenerateOptions::redisReplicas): a
+// scale-down holds the current count while the master is on a pod that would go (heal
+// fails it over first); otherwise spec.size. Called by the reconciler before Ensure.
+std::int32_t redisReplicasToKeep(const api::RedisCluster& rc, const ClusterView& view);
+
+}  // namespace kun::rediscluster
