@@ -1,0 +1,109 @@
+#pragma once
+// The bridge between the simulated kubelet and the Redis simulator: a pod's "redis" or
+// "sentinel" container that starts runs a simulated redis-server / redis-sentinel at the
+// pod IP, configured from what the pod mounts (its ConfigMap and Secret volumes, read
+// from the store when the container starts, as the kubelet would project them); a
+// container that stops takes its process with it. The kubelet's readiness hook is the
+// readiness scripts' verdict, its termination hook the preStop shutdown script.
+//
+// Volumes: a data volume that is a PVC keeps its disk under the claim (it outlives the pod
+// and follows the claim to a recreated pod with a new IP); an emptyDir keeps it only
+// across container restarts of the same pod (uid). Sentinel's rewritten sentinel.conf
+// lives in an emptyDir too: kept across a container restart, lost with the pod.
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/redis/redis_admin.h"
+#include "core/runtime/result.h"
+#include "fakeapi/controllers/sim_cluster.h"
+#include "fakeapi/redis/redis_sim.h"
+
+namespace kun::sim {
+
+struct PodBridgeOptions {
+  Duration redisBootDelay = milliseconds(50);     // exec -> listening
+  Duration sentinelBootDelay = milliseconds(50);
+  // How long shutdown.sh waits for Sentinel to name another master (its loop bound).
+  Duration preStopFailoverWait = seconds(10);
+  // Re-probe a pod's readiness as soon as its process' role or link changes (checked on
+  // a short timer), instead of only every readiness period.
+  bool probeOnChange = true;
+  Duration changePoll = milliseconds(200);
+};
+
+class PodBridge {
+ public:
+  // Registers as the kubelet's container listener, readiness hook and preStop hook.
+  PodBridge(SimCluster& cluster, redissim::RedisSim& redis, PodBridgeOptions opts = {});
+  ~PodBridge();
+  PodBridge(const PodBridge&) = delete;
+  PodBridge& operator=(const PodBridge&) = delete;
+
+  // The process a pod's container runs now (nullptr: none).
+  redissim::RedisNode* redisOf(std::string_view ns, std::string_view pod) const;
+  redissim::SentinelNode* sentinelOf(std::string_view ns, std::string_view pod) const;
+  // Why the pod's container could not get a process (its ConfigMap/Secret missing, a
+  // config it cannot read); nullopt when it runs or never tried.
+  std::optional<Error> startError(std::string_view ns, std::string_view pod) const;
+
+  // What the volumes hold (for tests and checkers): a PVC's disk, by namespace/claim.
+  const redissim::RedisDisk* claimDisk(std::string_view ns, std::string_view claim) const;
+
+  std::uint64_t processesStarted() const { return started_; }
+  std::uint64_t processesStopped() const { return stopped_; }
+
+ private:
+  // A volume's contents the bridge keeps: files (an init container's copy, Sentinel's
+  // rewritten sentinel.conf) and a redis-server's data directory.
+  struct VolumeData {
+    std::map<std::string, std::string> files;                             // by path in the volume
+    std::map<std::string, redissim::SentinelSavedConfig> sentinelConfigs;  // by path in the volume
+    std::optional<redissim::RedisDisk> disk;
+  };
+  // Where a running process' state goes when it stops.
+  struct Running {
+    std::string uid, ns, pod, container;
+    bool sentinel = false;
+    RedisEndpoint endpoint;
+    std::string dataVolume;     // "" when the data dir is on the container's own filesystem
+    std::string claimUid;       // the data volume is this PVC
+    bool configWritable = false;  // config file on a writable volume (CONFIG REWRITE, Sentinel)
+    std::string configVolume, configFile;
+  };
+
+  void onContainer(const ContainerEvent& ev);
+  void start(const ContainerEvent& ev);
+  void stop(const ContainerEvent& ev);
+  bool ready(const Object& pod);
+  void preStop(const Object& pod, Duration grace, std::function<void()> done);
+  void preStopWait(const std::string& podIp, const RedisEndpoint& sentinel, int left, bool save,
+                   std::string password, std::string key, std::function<void()> done);
+  void armPoll();
+  void poll();
+  VolumeData& volume(const std::string& uid, const std::string& volume);
+  std::optional<RedisEndpoint> serviceEndpoint(const std::string& ns, const std::string& host, int port);
+  std::string sentinelMaster(const std::string& fromIp, const RedisEndpoint& sentinel);
+  void note(std::string_view text) const;
+
+  SimCluster& cluster_;
+  redissim::RedisSim& redis_;
+  PodBridgeOptions opts_;
+  Random rng_;
+  std::shared_ptr<bool> alive_;  // hooks and timers left in the kubelet and loop check it
+  std::map<std::string, Running> running_;  // by "ns/pod/container"
+  std::map<std::string, Error> errors_;     // by "ns/pod"
+  std::map<std::string, bool> verdicts_;    // by "ns/pod": last readiness seen by poll()
+  std::map<std::string, std::map<std::string, VolumeData>> emptyDirs_;  // pod uid -> volume
+  std::set<std::string> initialized_;       // pod uids whose init containers ran
+  std::map<std::string, redissim::RedisDisk> claimDisks_;  // by PVC uid
+  std::uint64_t started_ = 0, stopped_ = 0;
+  TimerId pollTimer_ = 0;
+};
+
+}  // namespace kun::sim
