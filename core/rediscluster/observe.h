@@ -23,6 +23,7 @@ namespace kun::rediscluster {
 
 struct PodInfo {
   std::string name;
+  std::string uid;            // metadata.uid (a deletion is preconditioned on it)
   std::string ip;             // status.podIP; empty before the pod has one
   std::int32_t ordinal = -1;  // from the name's "-<n>" suffix; -1 when there is none
   bool running = false;       // status.phase Running

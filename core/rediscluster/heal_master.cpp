@@ -1,0 +1,174 @@
+// Exactly one master.
+// - None, and every reachable pod still on the boot placeholder: bootstrap. Once every pod
+//   of the StatefulSet answers, the one with the most data (highest offset; a pod that
+//   kept its volume may have data) becomes master.
+// - None otherwise: the master died. While a quorum of sentinels monitors the dead address
+//   Sentinel is about to fail over: wait for it, up to about two failover timeouts after
+//   the replicas lost their master (their own INFO says since when). After that, or when
+//   no quorum of sentinels monitors anything,
+//   promote the replica with the highest offset — never the oldest pod (an empty,
+//   just-recreated pod can be the oldest-named), never a pod that is going away.
+// - Several: keep the one the sentinels name (clients follow them), else the one with the
+//   most data; the others become its replicas (their diverged writes are lost, as they
+//   would be after a Sentinel failover).
+#include <algorithm>
+#include <map>
+
+#include "core/rediscluster/config_files.h"
+#include "core/rediscluster/heal_run.h"
+
+namespace kun::rediscluster::healstep {
+
+namespace {
+
+bool candidate(const HealRun& run, const RedisNodeView& n) {
+  if (!n.reachable || n.pod.terminating) return false;
+  if (!n.pod.running && !run.opt().addUnreadyPodToSentinelForTest) return false;
+  return true;
+}
+
+// Best first: most data, then a pod that stays after a scale-down, then a non-zero
+// replica priority, then the lowest ordinal (a stable choice).
+const RedisNodeView* bestByOffset(const HealRun& run, const std::vector<const RedisNodeView*>& nodes) {
+  const RedisNodeView* best = nullptr;
+  auto key = [&](const RedisNodeView* n) {
+    return std::make_tuple(n->offset(), staysAfterScale(run.rc(), *n), n->replicaPriority != 0, -n->pod.ordinal);
+  };
+  for (const auto* n : nodes)
+    if (!best || key(n) > key(best)) best = n;
+  return best;
+}
+
+const RedisNodeView* oldest(const std::vector<const RedisNodeView*>& nodes) {
+  const RedisNodeView* best = nullptr;
+  for (const auto* n : nodes)
+    if (!best || std::tie(n->pod.creationTimestamp, n->pod.ordinal) < std::tie(best->pod.creationTimestamp, best->pod.ordinal))
+      best = n;
+  return best;
+}
+
+const RedisNodeView* choose(const HealRun& run, const std::vector<const RedisNodeView*>& nodes) {
+  return run.opt().promoteOldestForTest ? oldest(nodes) : bestByOffset(run, nodes);
+}
+
+// The address most reachable sentinels (not on the placeholder) name as the master.
+struct SentinelMajority {
+  std::string ip;
+  int votes = 0;
+};
+
+SentinelMajority sentinelMaster(const ClusterView& v) {
+  std::map<std::string, int> votes;
+  for (const auto& s : v.sentinels)
+    if (s.reachable && s.monitoring && !s.onPlaceholder()) ++votes[s.master.ip];
+  SentinelMajority best;
+  for (const auto& [ip, n] : votes)
+    if (n > best.votes) best = {ip, n};
+  return best;
+}
+
+// How long the replicas have been without their master (the shortest, in ms), from their
+// own INFO (master_link_down_since_seconds): the one clock a stateless operator can read.
+std::int64_t masterGoneForMs(const std::vector<const RedisNodeView*>& nodes) {
+  std::int64_t shortest = -1;
+  for (const auto* n : nodes) {
+    if (!n->isReplica() || n->onPlaceholder()) continue;
+    const std::int64_t s = n->replication.masterLinkDownSinceSeconds;
+    if (s < 0) continue;
+    shortest = shortest < 0 ? s * 1000 : std::min(shortest, s * 1000);
+  }
+  return shortest;
+}
+
+Next promote(HealRun& run, const RedisNodeView& n, HealPhase phase, const std::string& why) {
+  run.phase(phase);
+  if (!run.changeRedis(n, {"REPLICAOF", "NO", "ONE"}, "promoted to master (" + why + ")").ok()) return Next::Stop;
+  run.masterIp = n.pod.ip;
+  run.masterMadeNow = true;
+  return Next::Continue;
+}
+
+Next noMaster(HealRun& run) {
+  const auto& view = run.view();
+  std::vector<const RedisNodeView*> nodes;
+  bool allPlaceholder = true;
+  for (const auto& n : view.redis) {
+    if (!candidate(run, n)) continue;
+    nodes.push_back(&n);
+    if (!n.onPlaceholder()) allPlaceholder = false;
+  }
+  if (nodes.empty()) {
+    run.action("no redis pod answers yet, waiting");
+    run.requeue(HealPhase::Creating);
+    return Next::Stop;
+  }
+  if (allPlaceholder) {
+    // A pod that is not up yet may be the one holding the data: wait for all of them.
+    std::size_t expected = 0;
+    for (const auto& n : view.redis)
+      if (staysAfterScale(run.rc(), n)) ++expected;
+    expected = std::max<std::size_t>(expected, static_cast<std::size_t>(run.rc().spec.size));
+    if (nodes.size() < expected && !run.opt().addUnreadyPodToSentinelForTest) {
+      run.action("bootstrap waits for every redis pod to answer");
+      run.requeue(HealPhase::Creating);
+      return Next::Stop;
+    }
+    return promote(run, *choose(run, nodes), HealPhase::Creating, "bootstrap");
+  }
+  // A replica still linked to its master: that master lives, only we cannot reach it.
+  for (const auto* n : nodes)
+    if (n->isReplica() && !n->onPlaceholder() && n->replication.masterLinkUp()) {
+      run.action("master " + n->replication.masterHost + " unreachable from here but alive for " + n->pod.name +
+                 ", waiting");
+      run.requeue(HealPhase::Recovering);
+      return Next::Stop;
+    }
+  const SentinelMajority sm = sentinelMaster(view);
+  const std::int32_t quorum = sentinelQuorum(run.rc().spec.sentinel.replicas);
+  const std::int64_t patienceMs = 2 * run.opt().failoverTimeoutMs + run.opt().downAfterMs;
+  if (sm.votes >= quorum && masterGoneForMs(nodes) < patienceMs) {
+    run.action("master " + sm.ip + " is gone; Sentinel is expected to fail over, waiting");
+    run.requeue(HealPhase::Recovering);
+    return Next::Stop;
+  }
+  std::vector<const RedisNodeView*> replicas;
+  for (const auto* n : nodes)
+    if (n->isReplica()) replicas.push_back(n);
+  if (replicas.empty()) {
+    run.requeue(HealPhase::Recovering);
+    return Next::Stop;
+  }
+  return promote(run, *choose(run, replicas), HealPhase::Recovering, "no master");
+}
+
+Next severalMasters(HealRun& run, const std::vector<const RedisNodeView*>& masters) {
+  const SentinelMajority sm = sentinelMaster(run.view());
+  const RedisNodeView* keep = nullptr;
+  for (const auto* m : masters)
+    if (m->pod.ip == sm.ip && !m->pod.terminating) keep = m;
+  if (!keep) keep = bestByOffset(run, masters);
+  run.phase(HealPhase::Recovering);
+  run.masterIp = keep->pod.ip;
+  run.masterMadeNow = true;
+  for (const auto* m : masters) {
+    if (m == keep) continue;
+    if (!run.changeRedis(*m, {"REPLICAOF", keep->pod.ip, std::to_string(layout::kRedisPort)},
+                         "second master, made a replica of " + keep->pod.ip).ok())
+      return Next::Stop;
+  }
+  return Next::Continue;
+}
+
+}  // namespace
+
+Next healMaster(HealRun& run) {
+  const auto masters = run.view().masters();
+  if (masters.size() == 1) {
+    run.masterIp = masters.front()->pod.ip;
+    return Next::Continue;
+  }
+  if (masters.empty()) return noMaster(run);
+  return severalMasters(run, masters);
+}
+
+}  // namespace kun::rediscluster::healstep

@@ -1,0 +1,39 @@
+// A password set or changed without losing replication: every node learns the new
+// masterauth first (a replica authenticates only when it reconnects, so the old link
+// stays up), then every node requires it (replicas before the master, whose replicas
+// reconnect with the masterauth they now have), then every sentinel uses it (auth-pass).
+// The values are never part of an action text.
+#include "core/rediscluster/heal_run.h"
+
+namespace kun::rediscluster::healstep {
+
+Next healPasswords(HealRun& run) {
+  std::vector<const RedisNodeView*> behind;
+  for (const auto& n : run.view().redis)
+    if (n.reachable && n.password > 0) behind.push_back(&n);
+  if (behind.empty()) return Next::Continue;
+  run.phase(HealPhase::Updating);
+  const std::string& pw = run.password();
+  for (const auto* n : behind)
+    if (!run.changeRedis(*n, {"CONFIG", "SET", "masterauth", pw}, "CONFIG SET masterauth ***").ok()) return Next::Stop;
+  // Replicas first, the master last.
+  std::vector<const RedisNodeView*> order;
+  for (const auto* n : behind)
+    if (!n->isMaster()) order.push_back(n);
+  for (const auto* n : behind)
+    if (n->isMaster()) order.push_back(n);
+  for (const auto* n : order) {
+    if (!run.changeRedis(*n, {"CONFIG", "SET", "requirepass", pw}, "CONFIG SET requirepass ***").ok())
+      return Next::Stop;
+    run.setPasswordOf(*n, 0);
+  }
+  run.passwordChanged = true;
+  for (const auto& s : run.view().sentinels) {
+    if (!s.reachable || !s.monitoring) continue;
+    (void)run.changeSentinel(s, {"SENTINEL", "SET", std::string(layout::kMasterName), "auth-pass", pw},
+                             "SENTINEL SET auth-pass ***");
+  }
+  return Next::Continue;
+}
+
+}  // namespace kun::rediscluster::healstep

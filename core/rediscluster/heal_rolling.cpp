@@ -1,0 +1,82 @@
+// A change to the redis pod template (image, resources, command...) restarts no pod by
+// itself (the StatefulSet is OnDelete). Here pods whose controller-revision-hash is not
+// the StatefulSet's update revision are replaced one at a time, only while the cluster is
+// whole (every pod answering, one master, every replica in sync):
+//   replicas first (the highest ordinal first, as a StatefulSet rolls); then, with every
+//   replica on the new revision and in sync, SENTINEL FAILOVER moves the master to one of
+//   them; the old master, a replica now, is replaced in a later pass like any replica.
+// So never more than one pod is down, and the replica Sentinel promotes has the data.
+#include <algorithm>
+
+#include "core/rediscluster/heal_run.h"
+
+namespace kun::rediscluster::healstep {
+
+namespace {
+
+bool outdated(const HealRun& run, const RedisNodeView& n) {
+  return !n.pod.revision.empty() && n.pod.revision != run.ctx.redisUpdateRevision;
+}
+
+Next deletePod(HealRun& run, const RedisNodeView& n, const std::string& why) {
+  DeleteOptions opts;
+  if (!n.pod.uid.empty()) opts.preconditionUid = n.pod.uid;
+  auto st = run.ctx.kube.remove(res::pods, run.rc().namespaceOf(), n.pod.name, opts);
+  if (!st.ok() && !st.is(Reason::NotFound)) {
+    run.fail(makeError(st.error().reason, "delete pod " + n.pod.name + ": " + st.error().message));
+    return Next::Stop;
+  }
+  ++run.report.podsDeleted;
+  run.action("delete pod " + n.pod.name + " (" + why + ")");
+  run.requeue(HealPhase::Updating);
+  return Next::Stop;
+}
+
+}  // namespace
+
+Next healRolling(HealRun& run) {
+  if (run.ctx.redisUpdateRevision.empty() || run.masterIp.empty()) return Next::Continue;
+  const auto& view = run.view();
+  std::vector<const RedisNodeView*> old;
+  for (const auto& n : view.redis)
+    if (outdated(run, n)) old.push_back(&n);
+  if (old.empty()) return Next::Continue;
+  run.phase(HealPhase::Updating);
+
+  const bool skipSync = run.opt().restartMasterBeforeSyncForTest;
+  const RedisNodeView* master = view.redisByIp(run.masterIp);
+  bool whole = master && !run.masterMadeNow && static_cast<std::int32_t>(view.redis.size()) >= run.rc().spec.size;
+  for (const auto& n : view.redis) {
+    if (n.pod.terminating || !n.reachable || !n.pod.ready) whole = false;
+    if (n.pod.ip != run.masterIp && !(n.inSync() && n.replication.masterHost == run.masterIp)) whole = false;
+  }
+  if (skipSync && master) {
+    // The failure this switch puts back: the master's pod replaced while replicas sync.
+    for (const auto* n : old)
+      if (n == master) return deletePod(run, *n, "new revision, master first");
+  }
+  if (!whole) {
+    run.action("rolling restart waits for every pod to be up and in sync");
+    run.requeue(HealPhase::Updating);
+    return Next::Stop;
+  }
+  std::sort(old.begin(), old.end(), [](auto* a, auto* b) { return a->pod.ordinal > b->pod.ordinal; });
+  for (const auto* n : old)
+    if (n != master) return deletePod(run, *n, "new revision");
+
+  // Only the master is left on the old revision.
+  const SentinelNodeView* s = sentinelMonitoring(view, run.masterIp);
+  if (!s) {
+    run.action("rolling restart waits for a sentinel that monitors the master");
+    run.requeue(HealPhase::Updating);
+    return Next::Stop;
+  }
+  if (!run.changeSentinel(*s, {"SENTINEL", "FAILOVER", std::string(layout::kMasterName)},
+                          "SENTINEL FAILOVER (master " + master->pod.name + " is on the old revision)")
+           .ok())
+    return Next::Stop;
+  run.requeue(HealPhase::Updating);
+  return Next::Stop;
+}
+
+}  // namespace kun::rediscluster::healstep

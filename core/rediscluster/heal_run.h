@@ -1,0 +1,75 @@
+#pragma once
+// Internal to heal: the state of one heal pass shared by its steps (heal_*.cpp), and the
+// way they send commands, so every command is counted, every action recorded without
+// secrets, and the first failure kept.
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/rediscluster/heal.h"
+#include "core/rediscluster/layout.h"
+
+namespace kun::rediscluster::healstep {
+
+enum class Next { Continue, Stop };
+
+class HealRun {
+ public:
+  explicit HealRun(HealContext& ctx);
+
+  HealContext& ctx;
+  HealReport report;
+  // The master this pass works with: the one observed, or the one this pass made.
+  std::string masterIp;
+  bool masterMadeNow = false;    // promoted (or kept out of several) in this pass
+  bool passwordChanged = false;  // some node was moved to the current password
+
+  const api::RedisCluster& rc() const { return ctx.cluster; }
+  const ClusterView& view() const { return ctx.view; }
+  const HealOptions& opt() const { return ctx.options; }
+  const std::string& password() const;  // the current one ("" for none)
+  // The password node n accepts now.
+  const std::string& passwordOf(const RedisNodeView& n) const;
+  void setPasswordOf(const RedisNodeView& n, PasswordIndex i) { passwordIndex_[n.pod.ip] = i; }
+
+  // A state-changing command. `action` describes it for the report (never a secret). An
+  // Error reply or a transport failure is recorded as the pass's status (the first one)
+  // and returned as an error.
+  Result<RedisReply> changeRedis(const RedisNodeView& n, const std::vector<std::string>& argv, std::string action);
+  Result<RedisReply> changeSentinel(const SentinelNodeView& s, const std::vector<std::string>& argv,
+                                    std::string action);
+  // A read (counted nowhere); Error replies are returned as errors, not recorded.
+  Result<RedisReply> readRedis(const RedisNodeView& n, const std::vector<std::string>& argv);
+
+  void fail(Error e);
+  void action(std::string text) { report.actions.push_back(std::move(text)); }
+  // Something must be looked at again; the phase says what the cluster goes through
+  // (the most significant one of a pass wins: Creating > Recovering > Scaling > Updating).
+  void requeue(HealPhase p);
+  void phase(HealPhase p);
+  bool failed() const { return !report.status.ok(); }
+
+ private:
+  Result<RedisReply> send(const RedisEndpoint& to, const std::vector<std::string>& argv, std::string_view password,
+                          std::string action);
+  std::map<std::string, PasswordIndex> passwordIndex_;
+};
+
+Next healGuard(HealRun& run);           // heal_guard.cpp
+Next healPasswords(HealRun& run);       // heal_password.cpp
+Next healMaster(HealRun& run);          // heal_master.cpp
+Next healReplicas(HealRun& run);        // heal_replicas.cpp
+Next healSentinels(HealRun& run);       // heal_sentinels.cpp
+Next healConfig(HealRun& run);          // heal_config.cpp
+Next healSentinelReset(HealRun& run);   // heal_sentinel_reset.cpp
+Next healScaleDown(HealRun& run);       // heal_scale.cpp
+Next healRolling(HealRun& run);         // heal_rolling.cpp
+
+// Shared helpers.
+bool isCurrentRedisIp(const ClusterView& v, const std::string& ip);
+// Whether the pod keeps its place after a scale-down to spec.size.
+bool staysAfterScale(const api::RedisCluster& rc, const RedisNodeView& n);
+// The first reachable sentinel that monitors masterIp, or nullptr.
+const SentinelNodeView* sentinelMonitoring(const ClusterView& v, const std::string& masterIp);
+
+}  // namespace kun::rediscluster::healstep

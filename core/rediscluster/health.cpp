@@ -1,0 +1,111 @@
+#include "core/rediscluster/health.h"
+
+#include <fmt/format.h>
+
+#include <set>
+
+#include "core/rediscluster/layout.h"
+
+namespace kun::rediscluster {
+
+namespace {
+
+std::set<std::string> podIps(const std::vector<RedisNodeView>& nodes) {
+  std::set<std::string> ips;
+  for (const auto& n : nodes)
+    if (!n.pod.ip.empty()) ips.insert(n.pod.ip);
+  return ips;
+}
+
+std::set<std::string> podIps(const std::vector<SentinelNodeView>& nodes) {
+  std::set<std::string> ips;
+  for (const auto& n : nodes)
+    if (!n.pod.ip.empty()) ips.insert(n.pod.ip);
+  return ips;
+}
+
+void checkRedisPods(const api::RedisCluster& rc, const ClusterView& view, std::vector<std::string>& why) {
+  if (static_cast<std::int32_t>(view.redis.size()) != rc.spec.size)
+    why.push_back(fmt::format("{} redis pods, spec.size is {}", view.redis.size(), rc.spec.size));
+  for (const auto& n : view.redis) {
+    if (n.pod.terminating) why.push_back(n.pod.name + ": terminating");
+    else if (!n.pod.running) why.push_back(n.pod.name + ": not running");
+    else if (!n.pod.ready) why.push_back(n.pod.name + ": not ready");
+    if (!n.reachable) why.push_back(n.pod.name + ": unreachable (" + n.error.message + ")");
+    else if (n.password != 0) why.push_back(n.pod.name + ": still on an older password");
+  }
+}
+
+void checkReplication(const ClusterView& view, const std::string& masterIp, std::vector<std::string>& why) {
+  for (const auto& n : view.redis) {
+    if (!n.isReplica()) continue;
+    const auto& r = n.replication;
+    if (n.onPlaceholder()) why.push_back(n.pod.name + ": not told its master (boot placeholder)");
+    else if (r.masterHost != masterIp || r.masterPort != layout::kRedisPort)
+      why.push_back(fmt::format("{}: replica of {}:{}, master is {}", n.pod.name, r.masterHost, r.masterPort, masterIp));
+    else if (!r.masterLinkUp()) why.push_back(n.pod.name + ": master link down");
+    else if (r.masterSyncInProgress) why.push_back(n.pod.name + ": sync in progress");
+  }
+}
+
+void checkSentinel(const SentinelNodeView& s, const std::string& masterIp, std::int32_t replicas,
+                   std::int32_t sentinels, const std::set<std::string>& redisIps,
+                   const std::set<std::string>& sentinelIps, std::vector<std::string>& why) {
+  const std::string& who = s.pod.name;
+  if (!s.reachable) {
+    why.push_back(who + ": unreachable (" + s.error.message + ")");
+    return;
+  }
+  if (!s.monitoring) {
+    why.push_back(who + ": does not monitor " + std::string(layout::kMasterName));
+    return;
+  }
+  const auto& m = s.master;
+  if (m.ip != masterIp || m.port != layout::kRedisPort)
+    why.push_back(fmt::format("{}: monitors {}:{}, master is {}", who, m.ip, m.port, masterIp));
+  if (s.failoverInProgress()) why.push_back(who + ": failover in progress");
+  if (m.flags.down()) why.push_back(who + ": sees the master down");
+  if (m.numSlaves != replicas) why.push_back(fmt::format("{}: knows {} replicas, want {}", who, m.numSlaves, replicas));
+  if (m.numOtherSentinels != sentinels - 1)
+    why.push_back(fmt::format("{}: knows {} other sentinels, want {}", who, m.numOtherSentinels, sentinels - 1));
+  for (const auto& r : s.replicas) {
+    if (!redisIps.count(r.ip)) why.push_back(fmt::format("{}: stale replica entry {}:{}", who, r.ip, r.port));
+    else if (r.flags.down() || r.flags.disconnected) why.push_back(fmt::format("{}: sees replica {} down", who, r.ip));
+  }
+  for (const auto& p : s.peers) {
+    if (!sentinelIps.count(p.ip)) why.push_back(fmt::format("{}: stale sentinel entry {}:{}", who, p.ip, p.port));
+    else if (p.flags.down() || p.flags.disconnected) why.push_back(fmt::format("{}: sees sentinel {} down", who, p.ip));
+  }
+}
+
+}  // namespace
+
+Health assessHealth(const api::RedisCluster& rc, const ClusterView& view) {
+  Health h;
+  auto& why = h.reasons;
+  checkRedisPods(rc, view, why);
+
+  const auto masters = view.masters();
+  if (masters.size() == 1) h.masterIP = masters.front()->pod.ip;
+  if (masters.empty()) why.push_back("no master");
+  if (masters.size() > 1) {
+    std::string list;
+    for (const auto* m : masters) list += (list.empty() ? "" : ", ") + m->pod.ip;
+    why.push_back(fmt::format("{} masters: {}", masters.size(), list));
+  }
+  if (!h.masterIP.empty()) checkReplication(view, h.masterIP, why);
+
+  const std::int32_t wantSentinels = rc.spec.sentinel.replicas;
+  if (static_cast<std::int32_t>(view.sentinels.size()) != wantSentinels)
+    why.push_back(fmt::format("{} sentinel pods, spec.sentinel.replicas is {}", view.sentinels.size(), wantSentinels));
+  const auto redisIps = podIps(view.redis);
+  const auto sentinelIps = podIps(view.sentinels);
+  for (const auto& s : view.sentinels) {
+    if (s.pod.terminating) why.push_back(s.pod.name + ": terminating");
+    checkSentinel(s, h.masterIP, rc.spec.size - 1, wantSentinels, redisIps, sentinelIps, why);
+  }
+  h.healthy = why.empty();
+  return h;
+}
+
+}  // namespace kun::rediscluster

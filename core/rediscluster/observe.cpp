@@ -1,0 +1,204 @@
+#include "core/rediscluster/observe.h"
+
+#include <algorithm>
+#include <charconv>
+
+#include "core/redis/reply_error.h"
+#include "core/rediscluster/layout.h"
+
+namespace kun::rediscluster {
+
+namespace {
+
+constexpr std::string_view kPlaceholderHost = "127.0.0.1";
+
+std::int32_t ordinalOf(std::string_view name) {
+  const auto dash = name.rfind('-');
+  if (dash == std::string_view::npos || dash + 1 == name.size()) return -1;
+  std::int32_t n = -1;
+  const char* first = name.data() + dash + 1;
+  const char* last = name.data() + name.size();
+  auto [ptr, ec] = std::from_chars(first, last, n);
+  if (ec != std::errc() || ptr != last) return -1;
+  return n;
+}
+
+// A refused password: try the next one. Redis answers WRONGPASS/NOAUTH for a wrong or
+// missing one, and an ERR for AUTH sent to a node that has none.
+bool passwordRefused(const RedisReply& r) {
+  if (!r.isError()) return false;
+  const std::string code = r.errorCode();
+  if (code == "NOAUTH" || code == "WRONGPASS") return true;
+  return r.str.find("without any password configured") != std::string::npos ||
+         r.str.find("invalid password") != std::string::npos;
+}
+
+void byOrdinal(std::vector<PodInfo>& pods) {
+  std::sort(pods.begin(), pods.end(), [](const PodInfo& a, const PodInfo& b) {
+    return a.ordinal != b.ordinal ? a.ordinal < b.ordinal : a.name < b.name;
+  });
+}
+
+}  // namespace
+
+PodInfo podInfoFrom(const Object& pod) {
+  PodInfo p;
+  p.name = meta::name(pod);
+  p.uid = meta::uid(pod);
+  p.ordinal = ordinalOf(p.name);
+  p.terminating = meta::isDeleting(pod);
+  p.revision = meta::label(pod, "controller-revision-hash");
+  p.creationTimestamp = meta::creationTimestamp(pod);
+  const Object* status = pod.is_object() && pod.contains("status") ? &pod["status"] : nullptr;
+  if (status && status->is_object()) {
+    if (status->contains("podIP") && (*status)["podIP"].is_string()) p.ip = (*status)["podIP"].get<std::string>();
+    if (status->contains("phase") && (*status)["phase"].is_string())
+      p.running = (*status)["phase"].get<std::string>() == "Running";
+    if (status->contains("conditions") && (*status)["conditions"].is_array())
+      for (const Object& c : (*status)["conditions"])
+        if (c.is_object() && c.value("type", "") == "Ready") p.ready = c.value("status", "") == "True";
+  }
+  return p;
+}
+
+bool RedisNodeView::onPlaceholder() const {
+  return isReplica() && replication.masterHost == kPlaceholderHost;
+}
+
+bool RedisNodeView::inSync() const {
+  return isReplica() && replication.masterLinkUp() && !replication.masterSyncInProgress;
+}
+
+std::int64_t RedisNodeView::offset() const {
+  return std::max(replication.masterReplOffset, replication.isReplica() ? replication.slaveReplOffset : 0);
+}
+
+bool SentinelNodeView::failoverInProgress() const {
+  return monitoring && (master.flags.failoverInProgress || !master.failoverState.empty());
+}
+
+bool SentinelNodeView::onPlaceholder() const { return monitoring && master.ip == kPlaceholderHost; }
+
+const RedisNodeView* ClusterView::redisByIp(std::string_view ip) const {
+  if (ip.empty()) return nullptr;
+  for (const auto& n : redis)
+    if (n.pod.ip == ip) return &n;
+  return nullptr;
+}
+
+const SentinelNodeView* ClusterView::sentinelByIp(std::string_view ip) const {
+  if (ip.empty()) return nullptr;
+  for (const auto& s : sentinels)
+    if (s.pod.ip == ip) return &s;
+  return nullptr;
+}
+
+std::vector<const RedisNodeView*> ClusterView::masters() const {
+  std::vector<const RedisNodeView*> out;
+  for (const auto& n : redis)
+    if (n.isMaster()) out.push_back(&n);
+  return out;
+}
+
+bool ClusterView::anyFailoverInProgress() const {
+  return std::any_of(sentinels.begin(), sentinels.end(), [](const SentinelNodeView& s) { return s.failoverInProgress(); });
+}
+
+RedisNodeView observeRedis(RedisAdmin& admin, const PodInfo& pod, const std::vector<std::string>& passwords) {
+  RedisNodeView v;
+  v.pod = pod;
+  if (pod.ip.empty()) {
+    v.error = makeError(Reason::Unavailable, pod.name + ": no pod IP yet");
+    return v;
+  }
+  const RedisEndpoint ep{pod.ip, layout::kRedisPort};
+  static const std::vector<std::string> kNoPassword{std::string()};
+  const auto& tries = passwords.empty() ? kNoPassword : passwords;
+  for (std::size_t i = 0; i < tries.size(); ++i) {
+    auto reply = admin.command(ep, {"INFO"}, tries[i]);
+    if (!reply.ok()) {
+      v.error = reply.error();
+      return v;  // the transport failed: another password will not help
+    }
+    if (passwordRefused(*reply)) {
+      v.error = errorFromReply(*reply);
+      continue;
+    }
+    if (reply->isError() || reply->type != RedisReply::Type::String) {
+      v.error = reply->isError() ? errorFromReply(*reply) : unexpectedReply("INFO", "a bulk string", *reply);
+      return v;
+    }
+    const InfoSections info = parseInfo(reply->str);
+    auto repl = parseReplicationInfo(info);
+    if (!repl.ok()) {
+      v.error = repl.error();
+      return v;
+    }
+    v.replication = std::move(*repl);
+    v.replicaPriority = v.replication.slavePriority;
+    if (auto server = parseServerInfo(info); server.ok()) v.runId = server->runId;
+    v.password = static_cast<PasswordIndex>(i);
+    v.reachable = true;
+    v.error = Error{};
+    return v;
+  }
+  return v;
+}
+
+SentinelNodeView observeSentinel(RedisAdmin& admin, const PodInfo& pod) {
+  SentinelNodeView v;
+  v.pod = pod;
+  if (pod.ip.empty()) {
+    v.error = makeError(Reason::Unavailable, pod.name + ": no pod IP yet");
+    return v;
+  }
+  const RedisEndpoint ep{pod.ip, layout::kSentinelPort};
+  const std::string name(layout::kMasterName);
+  auto master = admin.command(ep, {"SENTINEL", "MASTER", name});
+  if (!master.ok()) {
+    v.error = master.error();
+    return v;
+  }
+  if (master->isError()) {
+    const Error e = errorFromReply(*master);
+    if (e.reason != Reason::NotFound) {
+      v.error = e;
+      return v;
+    }
+    v.reachable = true;  // it answers, and monitors nothing under our name
+    return v;
+  }
+  auto parsed = parseSentinelMaster(*master);
+  if (!parsed.ok()) {
+    v.error = parsed.error();
+    return v;
+  }
+  v.reachable = true;
+  v.monitoring = true;
+  v.master = std::move(*parsed);
+  if (auto r = admin.command(ep, {"SENTINEL", "REPLICAS", name}); r.ok()) {
+    if (auto list = parseSentinelReplicas(*r); list.ok()) v.replicas = std::move(*list);
+  }
+  if (auto r = admin.command(ep, {"SENTINEL", "SENTINELS", name}); r.ok()) {
+    if (auto list = parseSentinelSentinels(*r); list.ok()) v.peers = std::move(*list);
+  }
+  return v;
+}
+
+ClusterView observe(RedisAdmin& admin, const ClusterPods& pods, const std::vector<std::string>& passwords) {
+  std::vector<PodInfo> redis = pods.redis, sentinels = pods.sentinels;
+  byOrdinal(redis);
+  byOrdinal(sentinels);
+  ClusterView view;
+  view.redis.reserve(redis.size());
+  for (const auto& p : redis) view.redis.push_back(observeRedis(admin, p, passwords));
+  view.sentinels.reserve(sentinels.size());
+  for (const auto& p : sentinels) view.sentinels.push_back(observeSentinel(admin, p));
+  return view;
+}
+
+ClusterView observe(RedisAdmin& admin, const ClusterPods& pods, const std::string& password) {
+  return observe(admin, pods, std::vector<std::string>{password});
+}
+
+}  // namespace kun::rediscluster
