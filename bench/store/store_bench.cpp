@@ -46,12 +46,14 @@ struct Fixture {
   FakeStore store;
 };
 
+// Reads through the seam (KubeClient&), as the operator makes them.
 void BM_Get(benchmark::State& state) {
   Fixture f;
+  KubeClient& client = f.store;
   const Object pod = twoKilobytePod("web-0");
-  if (!f.store.create(res::pods, pod).ok()) state.SkipWithError("create failed");
+  if (!client.create(res::pods, pod).ok()) state.SkipWithError("create failed");
   for (auto _ : state) {
-    auto r = f.store.get(res::pods, "default", "web-0");
+    auto r = client.get(res::pods, "default", "web-0");
     benchmark::DoNotOptimize(r);
   }
   state.SetItemsProcessed(state.iterations());
@@ -61,9 +63,10 @@ BENCHMARK(BM_Get);
 
 void BM_GetShared(benchmark::State& state) {
   Fixture f;
-  if (!f.store.create(res::pods, twoKilobytePod("web-0")).ok()) state.SkipWithError("create failed");
+  KubeClient& client = f.store;
+  if (!client.create(res::pods, twoKilobytePod("web-0")).ok()) state.SkipWithError("create failed");
   for (auto _ : state) {
-    auto r = f.store.getShared(res::pods, "default", "web-0");
+    auto r = client.getShared(res::pods, "default", "web-0");
     benchmark::DoNotOptimize(r);
   }
   state.SetItemsProcessed(state.iterations());
@@ -96,14 +99,15 @@ void fillHistory(FakeStore& store, Object obj, std::size_t window = FakeStoreOpt
 // read back. No watchers.
 void BM_Update(benchmark::State& state) {
   Fixture f;
-  auto created = f.store.create(res::pods, twoKilobytePod("web-0"));
+  KubeClient& client = f.store;
+  auto created = client.create(res::pods, twoKilobytePod("web-0"));
   if (!created.ok()) state.SkipWithError("create failed");
   fillHistory(f.store, *created);
-  Object obj = *f.store.get(res::pods, "default", "web-0");
+  Object obj = *client.get(res::pods, "default", "web-0");
   std::uint64_t n = 0;
   for (auto _ : state) {
     obj["metadata"]["annotations"]["kun.io/config-hash"] = std::to_string(++n);
-    auto r = f.store.update(res::pods, obj);
+    auto r = client.update(res::pods, obj);
     if (!r.ok()) {
       state.SkipWithError("update failed");
       break;
@@ -114,22 +118,22 @@ void BM_Update(benchmark::State& state) {
 }
 BENCHMARK(BM_Update);
 
-// The same read-modify-write without the seam's copies: the caller copies the stored
-// version once, edits it and moves it in (updateShared). The argument is the history
-// window: every change retires the oldest retained version, which is cold in the cache
-// when the window is large.
+// The same read-modify-write with the seam's shared calls: the caller copies the stored
+// version once (it must: stored versions are immutable), edits it and moves it in. The
+// argument is the history window.
 void BM_UpdateShared(benchmark::State& state) {
   const auto window = static_cast<std::size_t>(state.range(0));
   Fixture f(window);
-  auto created = f.store.create(res::pods, twoKilobytePod("web-0"));
+  KubeClient& client = f.store;
+  auto created = client.create(res::pods, twoKilobytePod("web-0"));
   if (!created.ok()) state.SkipWithError("create failed");
   fillHistory(f.store, *created, window);
-  std::shared_ptr<const Object> current = *f.store.getShared(res::pods, "default", "web-0");
+  ObjectPtr current = *client.getShared(res::pods, "default", "web-0");
   std::uint64_t n = 0;
   for (auto _ : state) {
     Object next = *current;
     next["metadata"]["annotations"]["kun.io/config-hash"] = std::to_string(++n);
-    auto r = f.store.updateShared(res::pods, std::move(next));
+    auto r = client.updateShared(res::pods, std::move(next));
     if (!r.ok()) {
       state.SkipWithError("update failed");
       break;
@@ -139,6 +143,35 @@ void BM_UpdateShared(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_UpdateShared)->Arg(10000)->Arg(100);
+
+// As BM_UpdateShared with the default window, the writes spread round-robin over
+// `objects` pods, as in a simulation where many objects change.
+void BM_UpdateSharedSpread(benchmark::State& state) {
+  const auto objects = static_cast<int>(state.range(0));
+  Fixture f;
+  KubeClient& client = f.store;
+  std::vector<ObjectPtr> current;
+  for (int i = 0; i < objects; ++i) {
+    auto created = client.create(res::pods, twoKilobytePod("web-" + std::to_string(i)));
+    if (!created.ok()) state.SkipWithError("create failed");
+  }
+  fillHistory(f.store, *client.get(res::pods, "default", "web-0"));
+  for (int i = 0; i < objects; ++i) current.push_back(*client.getShared(res::pods, "default", "web-" + std::to_string(i)));
+  std::uint64_t n = 0;
+  for (auto _ : state) {
+    ObjectPtr& cur = current[n % current.size()];
+    Object next = *cur;
+    next["metadata"]["annotations"]["kun.io/config-hash"] = std::to_string(++n);
+    auto r = client.updateShared(res::pods, std::move(next));
+    if (!r.ok()) {
+      state.SkipWithError("update failed");
+      break;
+    }
+    cur = std::move(*r);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_UpdateSharedSpread)->Arg(1000);
 
 // A list by label selector that returns `result` objects out of `total`.
 void BM_ListBySelector(benchmark::State& state) {

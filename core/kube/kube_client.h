@@ -16,6 +16,10 @@
 
 namespace kun {
 
+// A stored version shared read-only: the shared-pointer calls below hand out the
+// server's own copy, so a read costs no copy of the object.
+using ObjectPtr = std::shared_ptr<const Object>;
+
 struct ListOptions {
   std::string labelSelector;  // string form: "app=redis,tier in (a,b),!legacy"
   std::string fieldSelector;  // "metadata.name=x", "involvedObject.uid=..."
@@ -83,6 +87,22 @@ class KubeClient {
   virtual Result<std::unique_ptr<Watch>> watch(const Resource& r, std::string_view ns,
                                                const WatchOptions& opts, WatchHandler onEvent,
                                                WatchClosedHandler onClosed) = 0;
+
+  // Shared-pointer variants of get, update and updateStatus, with the same rules and
+  // errors. An implementation that keeps objects in memory (the fake store) returns its
+  // stored immutable version and takes obj by move, so neither direction copies the
+  // object; these defaults wrap the by-value calls, so any implementation keeps working.
+  virtual Result<ObjectPtr> getShared(const Resource& r, std::string_view ns, std::string_view name) {
+    return share(get(r, ns, name));
+  }
+  virtual Result<ObjectPtr> updateShared(const Resource& r, Object obj) { return share(update(r, obj)); }
+  virtual Result<ObjectPtr> updateStatusShared(const Resource& r, Object obj) { return share(updateStatus(r, obj)); }
+
+ private:
+  static Result<ObjectPtr> share(Result<Object> got) {
+    if (!got) return got.error();
+    return ObjectPtr(std::make_shared<const Object>(std::move(got).value()));
+  }
 };
 
 }  // namespace kun

@@ -95,6 +95,11 @@ Object FakeStore::render(const Object& stored, const Resource& asked) const {
   return out;
 }
 
+ObjectPtr FakeStore::renderShared(ObjectPtr stored, const Resource& asked) const {
+  if (sameApiVersion(*stored, asked)) return stored;
+  return std::make_shared<const Object>(render(*stored, asked));
+}
+
 store::ObjKey FakeStore::keyFor(const StoredResource& res, std::string_view ns, std::string_view name) const {
   return ObjKey{res.namespaced ? std::string(ns) : std::string(), std::string(name)};
 }
@@ -116,8 +121,7 @@ Result<Object> FakeStore::get(const Resource& r, std::string_view ns, std::strin
   return render(**shared, r);
 }
 
-Result<std::shared_ptr<const Object>> FakeStore::getShared(const Resource& r, std::string_view ns,
-                                                           std::string_view name) {
+Result<ObjectPtr> FakeStore::getShared(const Resource& r, std::string_view ns, std::string_view name) {
   bool after = false;
   if (auto e = injectFault(StoreVerb::Get, r, after)) return *e;
   auto t = resolve(r);
@@ -125,7 +129,7 @@ Result<std::shared_ptr<const Object>> FakeStore::getShared(const Resource& r, st
   const StoredResource& res = *t->res;
   const auto* entry = res.objects.find(res.namespaced ? ns : std::string_view(), name);
   if (!entry) return notFound(res, name);
-  return std::shared_ptr<const Object>(entry->object);
+  return renderShared(entry->object, r);
 }
 
 Result<ObjectList> FakeStore::list(const Resource& r, std::string_view ns, const ListOptions& opts) {

@@ -100,13 +100,17 @@ class FakeStore final : public KubeClient, private store::GcHost {
   Result<std::unique_ptr<Watch>> watch(const Resource& r, std::string_view ns, const WatchOptions& opts,
                                        WatchHandler onEvent, WatchClosedHandler onClosed) override;
 
+  // The stored version itself, no copy (get() copies the whole object); same checks and
+  // faults as get(). Only when r is another version of the resource than the object was
+  // written with does it return a copy carrying r's apiVersion.
+  Result<ObjectPtr> getShared(const Resource& r, std::string_view ns, std::string_view name) override;
+  // update()/updateStatus() without the two copies the by-value calls imply (the argument
+  // in, the result out): obj is moved in and the stored version comes back shared (a copy
+  // only for another version, as getShared). Same rules and faults.
+  Result<ObjectPtr> updateShared(const Resource& r, Object obj) override;
+  Result<ObjectPtr> updateStatusShared(const Resource& r, Object obj) override;
+
   // --- beyond the seam ---
-  // The stored version itself: no copy (get() copies the whole object). Same checks and
-  // faults as get(). The object's apiVersion is the one it was written with.
-  Result<std::shared_ptr<const Object>> getShared(const Resource& r, std::string_view ns, std::string_view name);
-  // update() without the two copies the seam implies (the argument in, the result out):
-  // obj is moved in and the stored version comes back shared. Same rules and faults.
-  Result<std::shared_ptr<const Object>> updateShared(const Resource& r, Object obj);
   FaultHook& faults() { return faults_; }
   std::string resourceVersion() const { return std::to_string(rv_); }
   // Every resource version served now (built-ins, then custom resources), for discovery.
@@ -124,7 +128,6 @@ class FakeStore final : public KubeClient, private store::GcHost {
  private:
   using StoredResource = store::StoredResource;
   using ObjKey = store::ObjKey;
-  using ObjectPtr = store::ObjectPtr;
 
   // A resolved call target: the stored resource and the version the caller speaks.
   struct Target {
@@ -135,6 +138,9 @@ class FakeStore final : public KubeClient, private store::GcHost {
   Result<Target> resolve(const Resource& r);
   std::optional<Error> injectFault(StoreVerb verb, const Resource& r, bool& afterCommit);
   Object render(const Object& stored, const Resource& asked) const;
+  // stored itself when it already speaks asked's version, else a rendered copy.
+  ObjectPtr renderShared(ObjectPtr stored, const Resource& asked) const;
+  Result<ObjectPtr> updateCall(const Resource& r, Object obj, bool statusOnly, StoreVerb verb);
   ObjKey keyFor(const StoredResource& res, std::string_view ns, std::string_view name) const;
   Error notFound(const StoredResource& res, std::string_view name) const;
   Error conflict(const StoredResource& res, std::string_view name, std::string_view why) const;

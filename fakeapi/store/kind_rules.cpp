@@ -195,6 +195,8 @@ Status prepareForUpdate(const StoredResource& r, Object& next, const Object& cur
   return {};
 }
 
+bool updateRewrites(const StoredResource& r) { return isKind(r, "", "services") || isKind(r, "", "namespaces"); }
+
 bool readyToRemove(const StoredResource& r, const Object& obj) {
   if (!meta::isDeleting(obj)) return false;
   if (!meta::finalizers(obj).empty()) return false;

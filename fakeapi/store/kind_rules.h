@@ -32,6 +32,10 @@ Status prepareForCreate(const StoredResource& r, const std::string& version, Obj
 // updateStrategy, persistentVolumeClaimRetentionPolicy, minReadySeconds and ordinals;
 // a Service keeps its clusterIP; a namespace keeps spec.finalizers; a CRD keeps its scope.
 Status prepareForUpdate(const StoredResource& r, Object& next, const Object& current);
+// Whether prepareForUpdate may rewrite next (services, namespaces). For every other kind
+// it only checks fields outside metadata and status, so an update that changes none of
+// them needs no check.
+bool updateRewrites(const StoredResource& r);
 
 // Whether a deleting object may now be removed from storage: no finalizers left, no grace
 // period pending (pods), and for namespaces no spec.finalizers left.

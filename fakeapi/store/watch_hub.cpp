@@ -1,6 +1,8 @@
 #include "fakeapi/store/watch_hub.h"
 
 #include <algorithm>
+#include <cassert>
+#include <charconv>
 
 namespace kun::store {
 
@@ -52,14 +54,68 @@ WatchHub::~WatchHub() {
 
 void WatchHub::publish(Change change) {
   lastRv_ = change.rv;
-  history_.push_back(Retained{std::move(change), {}, {}, {}});
+  history_.push_back(Retained{std::move(change), {}, 0, 0, {}, {}, {}, {}});
   if (history_.size() > window_) {
     compactedRv_ = history_.front().change.rv;
     history_.pop_front();
   }
   Retained& entry = history_.back();
-  if (entry.change.table >= byTable_.size()) return;
-  for (const auto& [id, w] : byTable_[entry.change.table]) offer(w, entry);
+  if (entry.change.table < byTable_.size())
+    for (const auto& [id, w] : byTable_[entry.change.table]) offer(w, entry);
+  if (entry.change.type == WatchEventType::Modified && entry.change.previous) supersede(entry);
+}
+
+void WatchHub::supersede(Retained& entry) {
+  Change& c = entry.change;
+  // Every stored state carries the version that committed it.
+  auto m = c.previous->find("metadata");
+  if (m == c.previous->end()) return;
+  auto rv = m->find("resourceVersion");
+  if (rv == m->end() || !rv->is_string()) return;
+  const std::string& text = rv->get_ref<const std::string&>();
+  if (std::from_chars(text.data(), text.data() + text.size(), entry.prevRv).ec != std::errc()) return;
+  entry.backPatch = Object::diff(*c.object, *c.previous);
+  if (Retained* before = retainedAt(entry.prevRv); before && before->change.object == c.previous) {
+    before->superseded = std::move(before->change.object);
+    before->change.object = nullptr;
+    before->nextRv = c.rv;
+  }
+  c.previous = nullptr;
+}
+
+WatchHub::Retained* WatchHub::retainedAt(std::uint64_t rv) {
+  if (rv <= compactedRv_ || rv > lastRv_) return nullptr;
+  return &history_[rv - compactedRv_ - 1];
+}
+
+ObjectPtr WatchHub::stateAt(std::uint64_t rv, std::vector<ObjectPtr>& keep) {
+  // Follow the superseding changes forward to a state that is still held, then apply
+  // their back patches in reverse. A superseding change is later, so it is retained.
+  std::vector<Retained*> chain;
+  ObjectPtr state;
+  for (Retained* e = retainedAt(rv); e; e = retainedAt(e->nextRv)) {
+    state = e->change.object ? e->change.object : e->superseded.lock();
+    if (state) break;
+    chain.push_back(e);
+  }
+  assert(state);
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+    const Retained* next = retainedAt((*it)->nextRv);
+    auto rebuilt = std::make_shared<const Object>(state->patch(next->backPatch));
+    (*it)->superseded = rebuilt;
+    keep.push_back(rebuilt);
+    state = std::move(rebuilt);
+  }
+  return state;
+}
+
+ObjectPtr WatchHub::previousAt(std::uint64_t rv, std::vector<ObjectPtr>& keep) {
+  Retained* e = retainedAt(rv);
+  if (e->change.previous) return e->change.previous;
+  if (retainedAt(e->prevRv)) return stateAt(e->prevRv, keep);
+  auto rebuilt = std::make_shared<const Object>(stateAt(rv, keep)->patch(e->backPatch));
+  keep.push_back(rebuilt);
+  return rebuilt;
 }
 
 std::shared_ptr<const WatchEvent> WatchHub::render(Retained& entry, WatchEventType type, const Watcher& w) {
@@ -160,9 +216,20 @@ std::unique_ptr<Watch> WatchHub::open(WatchSpec spec, WatchHandler onEvent, Watc
   w->onClosed = std::move(onClosed);
   w->lastRv = w->spec.fromRv;
   if (w->spec.table >= byTable_.size()) byTable_.resize(w->spec.table + 1);
-  // Replay: the retained changes after fromRv (the caller checked it is retained).
-  for (std::size_t i = w->spec.fromRv > compactedRv_ ? w->spec.fromRv - compactedRv_ : 0; i < history_.size(); ++i)
-    if (history_[i].change.table == w->spec.table) offer(w, history_[i]);
+  // Replay: the retained changes after fromRv (the caller checked it is retained), with
+  // superseded states rebuilt for the duration of the replay.
+  std::vector<ObjectPtr> keep;
+  for (std::size_t i = w->spec.fromRv > compactedRv_ ? w->spec.fromRv - compactedRv_ : 0; i < history_.size(); ++i) {
+    Retained& e = history_[i];
+    if (e.change.table != w->spec.table) continue;
+    const bool rebuild = !e.change.object;
+    const bool withPrevious = e.change.type == WatchEventType::Modified && !e.change.previous;
+    if (rebuild) e.change.object = stateAt(e.change.rv, keep);
+    if (withPrevious) e.change.previous = previousAt(e.change.rv, keep);
+    offer(w, e);
+    if (rebuild) e.change.object = nullptr;
+    if (withPrevious) e.change.previous = nullptr;
+  }
   byTable_[w->spec.table].emplace(w->id, w);
   return std::make_unique<Handle>(weak_from_this(), w);
 }

@@ -77,8 +77,19 @@ class WatchHub : public std::enable_shared_from_this<WatchHub> {
   // A change in the history with its renderings, built on first use and then shared by
   // every watch that receives it. Held weakly: a rendering lives only while deliveries of
   // it are queued, so the history does not keep a second copy of every version.
+  //
+  // Superseded states are not kept: once a later change of the same object commits, the
+  // entry lets go of its state and the later entry keeps a JSON patch back to it
+  // (backPatch), so a replay can rebuild it. Otherwise the history would own a full tree
+  // per change, and retiring it after `window` more changes — cold in the cache by then —
+  // would be the dearest part of a write; this way the superseded tree is freed while it
+  // is still warm, by whoever drops it last.
   struct Retained {
-    Change change;
+    Change change;  // change.object: null once superseded; change.previous: only while published
+    std::weak_ptr<const Object> superseded;  // the state, while someone still holds it
+    std::uint64_t nextRv = 0;                // the change that superseded it
+    std::uint64_t prevRv = 0;                // Modified: the change whose state `previous` was
+    Object backPatch;                        // Modified: RFC 6902 patch from this state to previous
     std::weak_ptr<const WatchEvent> asIs, asAdded, asDeleted;
   };
   struct Delivery {
@@ -89,6 +100,12 @@ class WatchHub : public std::enable_shared_from_this<WatchHub> {
   };
 
   void offer(const std::shared_ptr<Watcher>& w, Retained& entry);
+  // The state after change rv / before it (Modified), rebuilt from later states and their
+  // back patches when no longer held; rebuilt states are kept alive in `keep`.
+  ObjectPtr stateAt(std::uint64_t rv, std::vector<ObjectPtr>& keep);
+  ObjectPtr previousAt(std::uint64_t rv, std::vector<ObjectPtr>& keep);
+  Retained* retainedAt(std::uint64_t rv);
+  void supersede(Retained& entry);
   void enqueue(const std::shared_ptr<Watcher>& w, std::uint64_t rv, std::shared_ptr<const WatchEvent> ev);
   void close(const std::shared_ptr<Watcher>& w, const Error& why, bool dropQueued);
   void detach(Watcher& w);

@@ -247,5 +247,69 @@ TEST_F(WatchTest, OtherVersionOfTheResourceSeesItsApiVersion) {
   EXPECT_EQ(log.events[0].object["apiVersion"], "policy/v1beta1");
 }
 
+// Superseded versions are rebuilt from the later ones for a replay (the history keeps
+// patches, not every tree): whatever the shape of the changes, a replay delivers each
+// version exactly as it was committed.
+TEST_F(WatchTest, ReplayRebuildsSupersededVersionsExactly) {
+  Object c = mustCreate(res::configmaps, configMap("a"));
+  const std::string from = meta::resourceVersion(c);
+  std::vector<Object> versions;
+  auto change = [&](auto edit) {
+    edit(c);
+    auto r = store.update(res::configmaps, c);
+    ASSERT_TRUE(r.ok()) << r.error().toString();
+    c = *r;
+    versions.push_back(c);
+  };
+  change([](Object& o) { o["data"]["list"] = Object::array({1, 2, 3}); });
+  change([](Object& o) { o["data"]["list"] = Object::array({1}); });                    // array shrinks
+  change([](Object& o) { o["data"]["list"] = Object::array({1, "two", nullptr, 4.5}); });  // grows, mixed
+  change([](Object& o) { o["data"]["a/b~c"] = "slash and tilde"; });
+  change([](Object& o) { o["data"]["list"] = "now a string"; });                         // type change
+  change([](Object& o) { o["data"].erase("k"); });
+  change([](Object& o) { o["binaryData"] = Object{{"x", "eA=="}}; });
+  change([](Object& o) { o.erase("binaryData"); });
+  change([](Object& o) { o["metadata"]["labels"] = Object{{"tier", "cache"}}; });
+  change([](Object& o) { o["data"] = Object::object(); });
+  EventLog log;
+  WatchOptions opts;
+  opts.resourceVersion = from;
+  auto w = watchConfigMaps(log, opts);
+  settle();
+  ASSERT_EQ(log.events.size(), versions.size());
+  for (std::size_t i = 0; i < versions.size(); ++i) {
+    EXPECT_EQ(log.events[i].type, WatchEventType::Modified);
+    EXPECT_EQ(log.events[i].object, versions[i]) << "version " << i;
+  }
+}
+
+// A rebuilt previous state is what a selector transition delivers as DELETED, and a state
+// still held elsewhere is used as it is.
+TEST_F(WatchTest, ReplayOfASelectorTransitionUsesTheRebuiltPreviousState) {
+  Object c = mustCreate(res::configmaps, configMap("a", "default", {{"role", "master"}}));
+  const std::string from = meta::resourceVersion(c);
+  c["data"]["k"] = "2";
+  Object inView = *store.update(res::configmaps, c);
+  auto held = store.getShared(res::configmaps, "default", "a");  // keeps this version alive
+  ASSERT_TRUE(held.ok());
+  inView["data"]["k"] = "3";
+  inView = *store.update(res::configmaps, inView);
+  Object leaving = inView;
+  leaving["metadata"]["labels"]["role"] = "replica";
+  leaving = *store.update(res::configmaps, leaving);
+  EventLog log;
+  WatchOptions opts;
+  opts.resourceVersion = from;
+  opts.labelSelector = "role=master";
+  auto w = watchConfigMaps(log, opts);
+  settle();
+  ASSERT_EQ(log.summary(), (std::vector<std::string>{"MODIFIED a", "MODIFIED a", "DELETED a"}));
+  EXPECT_EQ(log.events[0].object, **held);
+  EXPECT_EQ(log.events[1].object, inView);
+  Object lastInView = inView;
+  lastInView["metadata"]["resourceVersion"] = meta::resourceVersion(leaving);
+  EXPECT_EQ(log.events[2].object, lastInView);
+}
+
 }  // namespace
 }  // namespace kun::test
