@@ -390,7 +390,8 @@ void Kubelet::beginTermination(PodRt& p) {
   }
   const Duration grace = seconds(meta::deletionGracePeriodSeconds(p.pod).value_or(
       std::chrono::duration_cast<seconds>(cfg_.defaultGrace).count()));
-  Duration stopIn = termination_ ? std::min(termination_(view(p), grace), grace) : grace;
+  Duration stopIn = grace;
+  if (!preStop_ && termination_) stopIn = std::min(termination_(view(p), grace), grace);
   if (stopIn.count() < 0) stopIn = Duration{0};
   for (const auto& c : p.containers) {
     if (c.state == ContainerRt::State::Running)
@@ -398,10 +399,37 @@ void Kubelet::beginTermination(PodRt& p) {
   }
   env_.note("kubelet", fmt::format("terminate {} grace={}s", p.key(), std::chrono::duration_cast<seconds>(grace).count()));
   markDirty(p);
-  p.stopTimer = env_.loop.runAfter(stopIn, [this, uid = p.uid] { finishTermination(uid); });
+  if (!preStop_) {
+    p.stopTimer = env_.loop.runAfter(stopIn, [this, uid = p.uid] { finishTermination(uid); });
+    return;
+  }
+  // The grace period bounds the handler: when it runs out the containers are killed.
+  const std::string uid = p.uid;
+  const std::uint64_t attempt = ++preStopAttempts_;
+  preStopPending_[uid] = attempt;
+  p.stopTimer = env_.loop.runAfter(stopIn, [this, uid] {
+    preStopPending_.erase(uid);
+    finishTermination(uid, false);
+  });
+  // Last: done() may run inside the hook and remove the pod.
+  preStop_(view(p), grace, [this, uid, attempt] { preStopDone(uid, attempt); });
 }
 
-void Kubelet::finishTermination(const std::string& uid) {
+void Kubelet::preStopDone(const std::string& uid, std::uint64_t attempt) {
+  auto pending = preStopPending_.find(uid);
+  if (pending == preStopPending_.end() || pending->second != attempt) return;
+  preStopPending_.erase(pending);
+  auto it = pods_.find(uid);
+  if (it == pods_.end()) return;
+  PodRt& p = *it->second;
+  if (p.stopTimer) env_.loop.cancel(p.stopTimer);
+  p.stopTimer = 0;
+  finishTermination(uid, true);
+}
+
+void Kubelet::finishTermination(const std::string& uid) { finishTermination(uid, termination_ != nullptr); }
+
+void Kubelet::finishTermination(const std::string& uid, bool graceful) {
   auto it = pods_.find(uid);
   if (it == pods_.end()) return;
   PodRt& p = *it->second;
@@ -409,7 +437,7 @@ void Kubelet::finishTermination(const std::string& uid) {
   if (p.dead) return;
   // Containers that handled SIGTERM exit 0; without a termination hook they used up the
   // whole grace period and were killed.
-  killContainers(p, termination_ ? "Completed" : "Killed", termination_ ? 0 : 137);
+  killContainers(p, graceful ? "Completed" : "Killed", graceful ? 0 : 137);
   confirmDeletion(uid);
 }
 
@@ -443,6 +471,7 @@ void Kubelet::forget(const std::string& uid, const std::string& reason) {
   auto it = pods_.find(uid);
   if (it == pods_.end()) return;
   PodRt& p = *it->second;
+  preStopPending_.erase(uid);
   for (TimerId t : {p.startTimer, p.probeTimer, p.stopTimer, p.flushTimer})
     if (t) env_.loop.cancel(t);
   p.startTimer = p.probeTimer = p.stopTimer = p.flushTimer = 0;

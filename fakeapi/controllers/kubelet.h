@@ -53,6 +53,12 @@ struct KubeletConfig {
 using ReadinessHook = std::function<bool(const Object& pod)>;
 // How long the pod's containers take to exit after SIGTERM (capped at grace).
 using TerminationHook = std::function<Duration(const Object& pod, Duration grace)>;
+// The asynchronous form, for a preStop handler whose length depends on the world (e.g. a
+// master waiting until Sentinel names another): it calls done() when the handler returned;
+// the containers then exit on SIGTERM (exit 0, "Completed"). If the grace period runs out
+// first they are killed (137, "Killed") and a later done() is ignored. Takes precedence
+// over a TerminationHook. done() may be called from inside the hook.
+using PreStopHook = std::function<void(const Object& pod, Duration grace, std::function<void()> done)>;
 
 struct ContainerEvent {
   enum class Kind { Started, Stopped };
@@ -78,6 +84,7 @@ class Kubelet {
   // Setting one re-checks every running pod now, then every period.
   void setReadinessHook(ReadinessHook h);
   void setTerminationHook(TerminationHook h) { termination_ = std::move(h); }
+  void setPreStopHook(PreStopHook h) { preStop_ = std::move(h); }
   void addContainerListener(ContainerListener l) { listeners_.push_back(std::move(l)); }
 
   // Re-evaluates readiness now (one pod; or every running pod).
@@ -112,6 +119,8 @@ class Kubelet {
   void probe(PodRt& p);
   void beginTermination(PodRt& p);
   void finishTermination(const std::string& uid);
+  void finishTermination(const std::string& uid, bool graceful);
+  void preStopDone(const std::string& uid, std::uint64_t attempt);
   void confirmDeletion(const std::string& uid);
   void forget(const std::string& uid, const std::string& reason);
   void killContainers(PodRt& p, const std::string& reason, int exitCode);
@@ -134,6 +143,9 @@ class Kubelet {
   Informer podInformer_, nodeInformer_;
   ReadinessHook readiness_;
   TerminationHook termination_;
+  PreStopHook preStop_;
+  std::uint64_t preStopAttempts_ = 0;
+  std::map<std::string, std::uint64_t> preStopPending_;  // uid -> attempt awaiting done()
   std::vector<ContainerListener> listeners_;
   std::map<std::string, std::unique_ptr<PodRt>> pods_;  // by uid
   std::map<std::string, std::string> byKey_;            // ns/name -> uid

@@ -75,20 +75,29 @@ class PodBridge {
     std::string claimUid;       // the data volume is this PVC
     bool configWritable = false;  // config file on a writable volume (CONFIG REWRITE, Sentinel)
     std::string configVolume, configFile;
+    std::shared_ptr<const Object> podSpec;  // the pod as it started (its spec is immutable)
   };
 
   void onContainer(const ContainerEvent& ev);
   void start(const ContainerEvent& ev);
   void stop(const ContainerEvent& ev);
+  Result<std::string> readFile(const Object& pod, const Object& container, const std::string& file);
+  void runInitContainers(const Object& pod);
   bool ready(const Object& pod);
+  bool redisReady(const Running& r);
+  bool sentinelReady(const Running& r);
+  std::string mountedPassword(const Object& pod, const Object& container);
   void preStop(const Object& pod, Duration grace, std::function<void()> done);
-  void preStopWait(const std::string& podIp, const RedisEndpoint& sentinel, int left, bool save,
-                   std::string password, std::string key, std::function<void()> done);
+  struct PreStop;  // pod_prestop.cpp
+  void preStopLoop(std::shared_ptr<PreStop> ps, int i);
+  void preStopFinish(const PreStop& ps);
+  std::string askSentinelMaster(const PreStop& ps);
   void armPoll();
   void poll();
   VolumeData& volume(const std::string& uid, const std::string& volume);
+  // A ClusterIP Service's address as kube-proxy resolves it for one connection: a random
+  // Ready endpoint (nullopt: none).
   std::optional<RedisEndpoint> serviceEndpoint(const std::string& ns, const std::string& host, int port);
-  std::string sentinelMaster(const std::string& fromIp, const RedisEndpoint& sentinel);
   void note(std::string_view text) const;
 
   SimCluster& cluster_;

@@ -1,0 +1,115 @@
+// The readiness hook: what the pods' readiness scripts (core/rediscluster/probe_scripts.h)
+// conclude, asked of the process with the same commands (INFO, INFO sentinel) and the
+// password the redis script reads from the mounted Secret on every run.
+#include <fmt/format.h>
+
+#include "core/rediscluster/layout.h"
+#include "fakeapi/world/pod_bridge.h"
+#include "fakeapi/world/pod_files.h"
+
+namespace kun::sim {
+
+namespace layout = rediscluster::layout;
+
+namespace {
+
+bool hasLine(const std::string& info, std::string_view prefix) {
+  std::size_t pos = 0;
+  while (pos < info.size()) {
+    std::size_t end = info.find('\n', pos);
+    if (end == std::string::npos) end = info.size();
+    if (std::string_view(info).substr(pos, end - pos).substr(0, prefix.size()) == prefix) return true;
+    pos = end + 1;
+  }
+  return false;
+}
+
+std::string lineStarting(const std::string& info, std::string_view prefix) {
+  std::size_t pos = 0;
+  while (pos < info.size()) {
+    std::size_t end = info.find('\n', pos);
+    if (end == std::string::npos) end = info.size();
+    std::string line = info.substr(pos, end - pos);
+    if (line.rfind(prefix, 0) == 0) {
+      if (!line.empty() && line.back() == '\r') line.pop_back();
+      return line;
+    }
+    pos = end + 1;
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string PodBridge::mountedPassword(const Object& pod, const Object& container) {
+  auto pw = readFile(pod, container, fmt::format("{}/{}", layout::kAuthPath, layout::kPasswordKey));
+  return pw ? pw.value() : std::string();
+}
+
+bool PodBridge::redisReady(const Running& r) {
+  redissim::RedisNode* n = redis_.redis(r.endpoint);
+  if (!n || n->state() != redissim::SimProcess::State::Running) return false;  // refused / timed out
+  const Object* c = findContainer(*r.podSpec, r.container);
+  const RedisReply info = n->executeAdmin({"INFO"}, c ? mountedPassword(*r.podSpec, *c) : std::string());
+  if (info.type != RedisReply::Type::String) return false;  // NOAUTH, LOADING, ...
+  const std::string& s = info.str;
+  if (!hasLine(s, "loading:0")) return false;
+  if (hasLine(s, "role:master")) return true;
+  return hasLine(s, "role:slave") && hasLine(s, "master_link_status:up") && hasLine(s, "master_sync_in_progress:0");
+}
+
+bool PodBridge::sentinelReady(const Running& r) {
+  redissim::SentinelNode* n = redis_.sentinel(r.endpoint);
+  if (!n || n->state() != redissim::SimProcess::State::Running) return false;
+  const RedisReply info = n->executeAdmin({"INFO", "sentinel"}, "");
+  if (info.type != RedisReply::Type::String) return false;
+  const std::string line = lineStarting(info.str, "master0:");
+  if (line.empty()) return false;
+  if (line.find(fmt::format("address=127.0.0.1:{},", layout::kRedisPort)) != std::string::npos) return false;
+  const auto at = line.find("slaves=");
+  if (at == std::string::npos) return false;
+  return std::atoi(line.c_str() + at + 7) >= 1;
+}
+
+bool PodBridge::ready(const Object& pod) {
+  const std::string ns = meta::namespaceOf(pod), name = meta::name(pod), uid = meta::uid(pod);
+  bool verdict = true;
+  const Object& cs = objectAt(pod, {"spec", "containers"});
+  if (!cs.is_array()) return true;
+  for (const auto& c : cs) {
+    const std::string cn = c.value("name", "");
+    if (cn != layout::kRedisContainer && cn != layout::kSentinelContainer) continue;
+    auto it = running_.find(fmt::format("{}/{}/{}", ns, name, cn));
+    if (it == running_.end() || it->second.uid != uid) return false;  // no process: probe fails
+    verdict = verdict && (it->second.sentinel ? sentinelReady(it->second) : redisReady(it->second));
+  }
+  return verdict;
+}
+
+void PodBridge::armPoll() {
+  if (!opts_.probeOnChange || pollTimer_ || running_.empty()) return;
+  pollTimer_ = cluster_.loop().runAfter(opts_.changePoll, [this] { poll(); });
+}
+
+void PodBridge::poll() {
+  pollTimer_ = 0;
+  // One verdict per pod (as the kubelet keeps it); a change since the last poll is probed
+  // now rather than at the next period.
+  std::map<std::string, std::pair<std::string, std::string>> pods;  // key -> (ns, name)
+  std::map<std::string, const Object*> specs;
+  for (const auto& [key, r] : running_) {
+    const std::string pk = fmt::format("{}/{}", r.ns, r.pod);
+    pods.emplace(pk, std::make_pair(r.ns, r.pod));
+    specs.emplace(pk, r.podSpec.get());
+  }
+  for (const auto& [pk, id] : pods) {
+    const bool v = ready(*specs[pk]);
+    auto [it, fresh] = verdicts_.emplace(pk, v);
+    if (fresh || it->second == v) continue;
+    it->second = v;
+    cluster_.kubelet().probeNow(id.first, id.second);
+  }
+  armPoll();
+}
+
+}  // namespace kun::sim

@@ -1,0 +1,196 @@
+// The pod bridge end to end: the operator's generated objects, no operator, the Redis
+// simulator behind the simulated kubelet.
+#include <gtest/gtest.h>
+
+#include "tests/unit/world/world_fixture.h"
+
+namespace kun::sim::test {
+namespace {
+
+const Object kSmall{{"size", 3}, {"sentinel", {{"replicas", 3}}}};
+
+Object withPvc(Object spec) {
+  Object claim = Object::parse(R"({"metadata": {"name": "redis-data"},
+    "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}}}})");
+  spec["storage"] = Object{{"persistentVolumeClaim", claim}};
+  return spec;
+}
+
+TEST_F(WorldTest, PodsGetProcessesAtTheirIps) {
+  apply(kSmall);
+  ASSERT_TRUE(world->runUntil([&] { return allRunning(3, 3); }, seconds(30)));
+  for (int i = 0; i < 3; ++i) {
+    const std::string ip = podIp(redisPod(i));
+    ASSERT_FALSE(ip.empty());
+    EXPECT_EQ(redisOf(redisPod(i)), world->redis().redis({ip, 6379}));
+    const std::string sip = podIp(sentinelPod(i));
+    EXPECT_EQ(sentinelOf(sentinelPod(i)), world->redis().sentinel({sip, 26379}));
+    EXPECT_EQ(cmd(ip, 6379, {"PING"}, "").str, "PONG");
+  }
+  EXPECT_EQ(world->bridge().processesStarted(), 6u);
+}
+
+TEST_F(WorldTest, RedisBootsAsReplicaOfThePlaceholderAndIsNotReady) {
+  apply(kSmall);
+  ASSERT_TRUE(world->runUntil([&] { return allRunning(3, 3); }, seconds(30)));
+  world->runFor(seconds(20));  // several readiness periods
+  for (int i = 0; i < 3; ++i) {
+    auto* n = redisOf(redisPod(i));
+    ASSERT_NE(n, nullptr);
+    EXPECT_FALSE(n->isMaster());
+    EXPECT_EQ(n->masterHost(), "127.0.0.1");
+    EXPECT_EQ(redisCmd(redisPod(i), {"ROLE"}).elements.at(0).str, "slave");
+    EXPECT_FALSE(podReady(redisPod(i)));
+    // The sentinels monitor the placeholder: not ready either.
+    auto* s = sentinelOf(sentinelPod(i));
+    ASSERT_NE(s, nullptr);
+    EXPECT_EQ(s->masterAddress("mymaster"), (RedisEndpoint{"127.0.0.1", 6379}));
+    EXPECT_FALSE(podReady(sentinelPod(i)));
+  }
+}
+
+TEST_F(WorldTest, ReadinessFollowsTheHandConfiguredMaster) {
+  apply(kSmall);
+  ASSERT_TRUE(world->runUntil([&] { return allRunning(3, 3); }, seconds(30)));
+  configureMaster(0, 3, 3);
+  EXPECT_TRUE(world->runUntil([&] { return allReady(3, 3); }, seconds(40)));
+  EXPECT_TRUE(redisOf(redisPod(0))->isMaster());
+  EXPECT_EQ(redisOf(redisPod(1))->masterHost(), podIp(redisPod(0)));
+  // A replica pointed back at the placeholder turns unready at once (probed on change).
+  ASSERT_TRUE(redisCmd(redisPod(2), {"REPLICAOF", "127.0.0.1", "6379"}).isOk());
+  EXPECT_TRUE(world->runUntil([&] { return !podReady(redisPod(2)); }, seconds(2)));
+}
+
+TEST_F(WorldTest, PasswordFromTheSecretIsRequired) {
+  Object spec = kSmall;
+  spec["password"] = "s3 cr\"et";  // needs quoting in auth.conf
+  apply(spec);
+  ASSERT_TRUE(world->runUntil([&] { return allRunning(3, 3); }, seconds(30)));
+  const std::string ip = podIp(redisPod(0));
+  EXPECT_EQ(cmd(ip, 6379, {"PING"}, "").errorCode(), "NOAUTH");
+  EXPECT_EQ(cmd(ip, 6379, {"PING"}, "wrong").errorCode(), "WRONGPASS");
+  EXPECT_EQ(cmd(ip, 6379, {"PING"}, password).str, "PONG");
+  // Replicas authenticate with masterauth from the same file; the readiness probe with the
+  // mounted password.
+  configureMaster(0, 3, 3);
+  EXPECT_TRUE(world->runUntil([&] { return allReady(3, 3); }, seconds(40)));
+  EXPECT_TRUE(redisOf(redisPod(1))->masterLinkUp());
+}
+
+TEST_F(WorldTest, MissingConfigMapIsAStartError) {
+  apply(kSmall, {rediscluster::names::redis(name)});  // the redis ConfigMap (and Service) missing
+  ASSERT_TRUE(world->runUntil([&] { return world->bridge().startError(ns, redisPod(0)).has_value(); }, seconds(30)));
+  EXPECT_TRUE(world->bridge().startError(ns, redisPod(0))->reason == Reason::NotFound);
+  EXPECT_EQ(redisOf(redisPod(0)), nullptr);
+  world->runFor(seconds(10));
+  EXPECT_FALSE(podReady(redisPod(0)));
+}
+
+class PersistenceTest : public WorldTest {
+ protected:
+  void bootConfigured(const Object& spec) {
+    apply(spec);
+    ASSERT_TRUE(world->runUntil([&] { return allRunning(3, 3); }, seconds(30)));
+    configureMaster(0, 3, 3);
+    ASSERT_TRUE(world->runUntil([&] { return allReady(3, 3); }, seconds(40)));
+    ASSERT_TRUE(redisCmd(redisPod(0), {"SET", "k", "v"}).isOk());
+    ASSERT_TRUE(world->runUntil([&] { return redisOf(redisPod(1))->data().count("k") == 1; }, seconds(5)));
+    ASSERT_TRUE(redisCmd(redisPod(1), {"SAVE"}).isOk());
+  }
+  // Deletes replica pod 1 and waits until its replacement runs a process.
+  std::string recreateReplica() {
+    const std::string oldUid = meta::uid(pod(redisPod(1)));
+    EXPECT_TRUE(world->client().remove(res::pods, ns, redisPod(1)).ok());
+    EXPECT_TRUE(world->runUntil([&] {
+      auto* n = redisOf(redisPod(1));
+      return n && n->ready() && meta::uid(pod(redisPod(1))) != oldUid;
+    }, seconds(60)));
+    return podIp(redisPod(1));
+  }
+};
+
+TEST_F(PersistenceTest, PvcKeepsDataAcrossPodRecreationUnderANewIp) {
+  bootConfigured(withPvc(kSmall));
+  const std::string oldIp = podIp(redisPod(1));
+  const std::string newIp = recreateReplica();
+  EXPECT_NE(newIp, oldIp);
+  auto* n = redisOf(redisPod(1));
+  ASSERT_NE(n, nullptr);
+  EXPECT_EQ(n->endpoint().host, newIp);
+  EXPECT_EQ(n->data().count("k"), 1u);
+  EXPECT_EQ(n->masterHost(), "127.0.0.1");  // boots from redis.conf again: the placeholder
+  EXPECT_NE(world->bridge().claimDisk(ns, "redis-data-" + redisPod(1)), nullptr);
+}
+
+TEST_F(PersistenceTest, EmptyDirStartsEmptyInARecreatedPod) {
+  bootConfigured(kSmall);
+  recreateReplica();
+  auto* n = redisOf(redisPod(1));
+  ASSERT_NE(n, nullptr);
+  EXPECT_TRUE(n->data().empty());
+}
+
+TEST_F(PersistenceTest, EmptyDirSurvivesAContainerCrash) {
+  bootConfigured(kSmall);
+  const std::string ip = podIp(redisPod(1));
+  ASSERT_TRUE(world->cluster().kubelet().crashContainer(ns, redisPod(1), "redis").ok());
+  EXPECT_EQ(redisOf(redisPod(1)), nullptr);
+  ASSERT_TRUE(world->runUntil([&] { auto* n = redisOf(redisPod(1)); return n && n->ready(); }, seconds(10)));
+  auto* n = redisOf(redisPod(1));
+  EXPECT_EQ(n->endpoint().host, ip);  // same sandbox, same IP
+  EXPECT_EQ(n->data().count("k"), 1u);
+}
+
+TEST_F(PersistenceTest, SentinelKeepsItsRewrittenConfigAcrossACrashButNotARecreation) {
+  bootConfigured(kSmall);
+  const RedisEndpoint master{podIp(redisPod(0)), 6379};
+  ASSERT_TRUE(world->cluster().kubelet().crashContainer(ns, sentinelPod(0), "sentinel").ok());
+  ASSERT_TRUE(world->runUntil([&] { auto* s = sentinelOf(sentinelPod(0)); return s && s->ready(); }, seconds(10)));
+  EXPECT_EQ(sentinelOf(sentinelPod(0))->masterAddress("mymaster"), master);
+
+  const std::string oldUid = meta::uid(pod(sentinelPod(0)));
+  ASSERT_TRUE(world->client().remove(res::pods, ns, sentinelPod(0)).ok());
+  ASSERT_TRUE(world->runUntil([&] {
+    auto* s = sentinelOf(sentinelPod(0));
+    return s && s->ready() && meta::uid(pod(sentinelPod(0))) != oldUid;
+  }, seconds(60)));
+  EXPECT_EQ(sentinelOf(sentinelPod(0))->masterAddress("mymaster"), (RedisEndpoint{"127.0.0.1", 6379}));
+}
+
+TEST_F(PersistenceTest, DeletingTheMasterPodFailsOverBeforeItStops) {
+  bootConfigured(kSmall);
+  const std::string oldMaster = podIp(redisPod(0));
+  const TimePoint t0 = world->loop().now();
+  ASSERT_TRUE(world->client().remove(res::pods, ns, redisPod(0)).ok());
+  // The process stops once shutdown.sh saw Sentinel name another master, well inside the
+  // 30 s grace period and before Sentinel could have noticed the master down by itself.
+  ASSERT_TRUE(world->runUntil([&] { return world->redis().redis({oldMaster, 6379}) == nullptr; }, seconds(31)));
+  EXPECT_LT(world->loop().now() - t0, seconds(12));
+  auto addr = sentinelOf(sentinelPod(1))->masterAddress("mymaster");
+  ASSERT_TRUE(addr.has_value());
+  EXPECT_NE(addr->host, oldMaster);
+}
+
+std::uint64_t runScenario(std::uint64_t seed) {
+  struct Run : WorldTest {
+    void TestBody() override {}
+  } t;
+  t.world = std::make_unique<SimWorld>(worldOptions(seed));
+  t.apply(withPvc(kSmall));
+  t.world->runUntil([&] { return t.allRunning(3, 3); }, seconds(30));
+  t.configureMaster(0, 3, 3);
+  t.world->runFor(seconds(20));
+  (void)t.world->cluster().kubelet().crashContainer(t.ns, t.redisPod(2), "redis");
+  (void)t.world->client().remove(res::pods, t.ns, t.redisPod(1));
+  t.world->runFor(seconds(30));
+  return t.world->trace().hash();
+}
+
+TEST(SimWorldDeterminism, SameSeedSameTraceHash) {
+  const std::uint64_t a = runScenario(7);
+  EXPECT_EQ(a, runScenario(7));
+  EXPECT_NE(a, runScenario(8));
+}
+
+}  // namespace
+}  // namespace kun::sim::test
