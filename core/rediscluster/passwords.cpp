@@ -1,0 +1,67 @@
+#include "core/rediscluster/passwords.h"
+
+#include <openssl/evp.h>
+
+#include <algorithm>
+
+#include "core/kube/resource.h"
+#include "core/rediscluster/layout.h"
+#include "core/rediscluster/names.h"
+
+namespace kun::rediscluster {
+
+namespace {
+
+// Standard base64 as Kubernetes writes Secret data; "" when it does not decode.
+std::string base64Decode(std::string_view in) {
+  if (in.empty() || in.size() % 4 != 0) return {};
+  std::string out(in.size() / 4 * 3, '\0');
+  const int n = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+                                reinterpret_cast<const unsigned char*>(in.data()), static_cast<int>(in.size()));
+  if (n < 0) return {};
+  // EVP_DecodeBlock counts the padding as output bytes.
+  std::size_t len = static_cast<std::size_t>(n);
+  for (std::size_t i = in.size(); i > 0 && in[i - 1] == '=' && len > 0; --i) --len;
+  out.resize(len);
+  return out;
+}
+
+void addUnique(std::vector<std::string>& v, const std::string& s) {
+  if (std::find(v.begin(), v.end(), s) == v.end()) v.push_back(s);
+}
+
+}  // namespace
+
+std::string passwordInSecret(const LiveObjects& live, std::string_view ns, std::string_view cluster) {
+  if (!live.synced(res::secrets)) return {};
+  ObjectPtr secret = live.get(res::secrets, ns, names::auth(cluster));
+  if (!secret) return {};
+  auto data = secret->find("data");
+  if (data == secret->end() || !data->is_object()) return {};
+  auto pw = data->find(std::string(layout::kPasswordKey));
+  if (pw == data->end() || !pw->is_string()) return {};
+  return base64Decode(pw->get_ref<const std::string&>());
+}
+
+std::vector<std::string> candidatePasswords(const api::RedisCluster& rc, const LiveObjects& live,
+                                            const std::string& remembered) {
+  std::vector<std::string> out{rc.spec.password};
+  addUnique(out, passwordInSecret(live, rc.namespaceOf(), rc.name()));
+  addUnique(out, remembered);
+  addUnique(out, "");
+  return out;
+}
+
+std::string redact(std::string_view text, const std::vector<std::string>& secrets) {
+  std::vector<std::string_view> sorted;
+  for (const auto& s : secrets)
+    if (!s.empty()) sorted.push_back(s);
+  std::sort(sorted.begin(), sorted.end(), [](std::string_view a, std::string_view b) { return a.size() > b.size(); });
+  std::string out(text);
+  for (std::string_view s : sorted) {
+    for (std::size_t at = out.find(s); at != std::string::npos; at = out.find(s, at + 3)) out.replace(at, s.size(), "***");
+  }
+  return out;
+}
+
+}  // namespace kun::rediscluster

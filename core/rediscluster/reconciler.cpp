@@ -1,0 +1,252 @@
+#include "core/rediscluster/reconciler.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "core/api/redis_cluster_defaults.h"
+#include "core/api/redis_cluster_validation.h"
+#include "core/kube/selector.h"
+#include "core/rediscluster/cluster_phase.h"
+#include "core/rediscluster/ensure.h"
+#include "core/rediscluster/labels.h"
+#include "core/rediscluster/names.h"
+#include "core/rediscluster/passwords.h"
+#include "core/rediscluster/status.h"
+
+namespace kun::rediscluster {
+
+namespace {
+
+std::pair<std::string, std::string> splitKey(const std::string& key) {
+  const auto slash = key.find('/');
+  if (slash == std::string::npos) return {"", key};
+  return {key.substr(0, slash), key.substr(slash + 1)};
+}
+
+// Errors that a later pass resolves by itself (a stale cache, a busy or unreachable API
+// server): a Warning Event and a retry, but not condition Failed.
+bool transient(Reason r) {
+  switch (r) {
+    case Reason::Conflict:
+    case Reason::AlreadyExists:
+    case Reason::NotFound:
+    case Reason::Unavailable:
+    case Reason::Timeout:
+    case Reason::TooManyRequests:
+      return true;
+    default:
+      return false;
+  }
+}
+
+std::vector<PodInfo> podInfos(const std::vector<ObjectPtr>& pods) {
+  std::vector<PodInfo> out;
+  out.reserve(pods.size());
+  for (const auto& p : pods) out.push_back(podInfoFrom(*p));
+  // The cache sorts by name, which puts -10 before -2.
+  std::stable_sort(out.begin(), out.end(), [](const PodInfo& a, const PodInfo& b) { return a.ordinal < b.ordinal; });
+  return out;
+}
+
+std::string stringAt(const Object& o, std::initializer_list<const char*> path) {
+  const Object* at = &o;
+  for (const char* k : path) {
+    auto it = at->find(k);
+    if (it == at->end()) return {};
+    at = &*it;
+  }
+  return at->is_string() ? at->get<std::string>() : std::string();
+}
+
+}  // namespace
+
+Reconciler::Reconciler(ReconcilerSeams seams, const ClusterInformers& caches, ReconcilerOptions opts, RedisSteps steps)
+    : seams_(std::move(seams)), caches_(caches), opts_(std::move(opts)), steps_(std::move(steps)) {}
+
+void Reconciler::event(const Object& involved, EventType type, std::string_view reason, std::string_view message,
+                       const std::vector<std::string>& secrets) {
+  seams_.events.record(involved, type, reason, redact(message, secrets));
+}
+
+Result<bool> Reconciler::writeStatus(const api::RedisCluster& stored, const api::RedisClusterStatus& next) {
+  auto wrote = writeStatusIfChanged(seams_.kube, stored, next);
+  if (wrote && *wrote) ++stats_.statusWrites;
+  return wrote;
+}
+
+ReconcileResult Reconciler::reconcile(const std::string& key) {
+  ++stats_.reconciles;
+  const auto [ns, name] = splitKey(key);
+  ObjectPtr stored = caches_.clusters().get(ns, name);
+  if (!stored) {
+    if (auto it = uidByKey_.find(key); it != uidByKey_.end()) {
+      desired_.forget(it->second);
+      passwords_.erase(it->second);
+      uidByKey_.erase(it);
+    }
+    return ReconcileResult::done();  // deleted: garbage collection removes what it owned
+  }
+  if (!manages(opts_.scope, *stored) || meta::isDeleting(*stored)) return ReconcileResult::done();
+  uidByKey_[key] = meta::uid(*stored);
+
+  auto parsed = api::parseRedisCluster(stored);
+  if (!parsed) return rejectInvalid(*stored, nullptr, api::formatFieldError(parsed.error()));
+  const std::vector<Error> problems = api::validateRedisCluster(*parsed);
+  if (!problems.empty()) return rejectInvalid(*stored, &*parsed, api::formatFieldErrors(problems));
+  return reconcileValid(*stored, *parsed);
+}
+
+ReconcileResult Reconciler::rejectInvalid(const Object& stored, const api::RedisCluster* parsed,
+                                          const std::string& message) {
+  ++stats_.invalid;
+  // The password may be what is wrong (a newline in it): never echo it.
+  std::vector<std::string> secrets;
+  if (parsed) secrets.push_back(parsed->spec.password);
+  if (auto spec = stored.find("spec"); spec != stored.end() && spec->is_object()) {
+    auto pw = spec->find("password");
+    if (pw != spec->end() && pw->is_string()) secrets.push_back(pw->get<std::string>());
+  }
+  const std::string text = redact(message, secrets);
+  seams_.log.warn("invalid RedisCluster spec; nothing changed", {{"cluster", meta::key(stored)}, {"problems", text}});
+  event(stored, EventType::Warning, "InvalidSpec", text, secrets);
+
+  // The status is written from the stored object even when the spec did not parse.
+  api::RedisCluster current;
+  if (parsed) {
+    current = *parsed;
+  } else {
+    current.metadata = stored.value("metadata", Object::object());
+    current.original = std::make_shared<const Object>(stored);
+    if (auto st = stored.find("status"); st != stored.end() && st->is_object())
+      if (auto s = api::parseRedisClusterStatus(*st)) current.status = *s;
+  }
+  StatusReport report;
+  report.failed = true;
+  report.failedReason = "InvalidSpec";
+  report.failedMessage = text;
+  report.observedGeneration = meta::generation(stored);
+  const auto next = nextStatus(current.status, report, formatRfc3339(seams_.loop.wallMicros()));
+  auto wrote = writeStatus(current, next);
+  if (!wrote) return ReconcileResult::failed(wrote.error());
+  return ReconcileResult::done();  // the next spec change queues it again
+}
+
+ClusterPods Reconciler::podsOf(const std::string& ns, const std::string& name) const {
+  ClusterPods pods;
+  pods.redis = podInfos(caches_.pods().list(ns, LabelSelector::fromMap(selectorLabels(name, Component::Redis))));
+  pods.sentinels =
+      podInfos(caches_.pods().list(ns, LabelSelector::fromMap(selectorLabels(name, Component::Sentinel))));
+  return pods;
+}
+
+std::string Reconciler::sentinelServiceIP(const std::string& ns, const std::string& name) const {
+  ObjectPtr svc = caches_.services().get(ns, names::sentinel(name));
+  if (!svc) return {};
+  std::string ip = stringAt(*svc, {"spec", "clusterIP"});
+  return ip == "None" ? std::string() : ip;
+}
+
+std::int32_t Reconciler::liveReplicas(const std::string& ns, const std::string& stsName) const {
+  ObjectPtr sts = caches_.statefulsets().get(ns, stsName);
+  if (!sts) return -1;
+  auto spec = sts->find("spec");
+  if (spec == sts->end()) return -1;
+  auto r = spec->find("replicas");
+  return r != spec->end() && r->is_number_integer() ? r->get<std::int32_t>() : 1;
+}
+
+std::string Reconciler::redisUpdateRevision(const std::string& ns, const std::string& name) const {
+  ObjectPtr sts = caches_.statefulsets().get(ns, names::redis(name));
+  return sts ? stringAt(*sts, {"status", "updateRevision"}) : std::string();
+}
+
+ReconcileResult Reconciler::reconcileValid(const Object& stored, const api::RedisCluster& parsed) {
+  const api::RedisCluster rc = api::withDefaults(parsed);
+  const std::string ns = rc.namespaceOf();
+  const std::string name = rc.name();
+  const std::string uid = meta::uid(stored);
+
+  Passwords& pw = passwords_[uid];
+  if (pw.current != rc.spec.password) {
+    pw.previous = pw.current;
+    pw.current = rc.spec.password;
+  }
+  const std::vector<std::string> passwords = candidatePasswords(rc, caches_.live(), pw.previous);
+
+  const ClusterPods pods = podsOf(ns, name);
+  const ClusterView view = steps_.observe(seams_.redis, pods, passwords);
+
+  GenerateOptions gen;
+  gen.pdbVersion = opts_.pdbVersion;
+  const std::int32_t keep = steps_.replicasToKeep(rc, view);
+  if (keep != rc.spec.size) gen.redisReplicas = keep;
+  const auto desired = desired_.get(parsed, gen);
+
+  Ensurer ensurer(seams_.kube, caches_.live());
+  const EnsureOutcome ensured = ensurer.ensure(*desired);
+  stats_.objectWrites += static_cast<std::uint64_t>(ensured.report.writes());
+  for (const auto& a : ensured.report.actions) {
+    event(stored, EventType::Normal, a.rfind("create", 0) == 0 ? "Created" : "Updated", a, passwords);
+    if (seams_.trace) seams_.trace->record(seams_.loop.now(), "reconciler", meta::key(stored) + ": " + a);
+  }
+  if (!ensured.ok()) {
+    ++stats_.failures;
+    const Error& e = ensured.status.error();
+    event(stored, EventType::Warning, "EnsureFailed", e.message, passwords);
+    seams_.log.warn("ensure failed", {{"cluster", meta::key(stored)}, {"error", redact(e.toString(), passwords)}});
+    if (!transient(e.reason)) {
+      StatusReport report;
+      report.failed = true;
+      report.failedReason = "EnsureFailed";
+      report.failedMessage = redact(e.message, passwords);
+      report.observedGeneration = rc.generation();
+      (void)writeStatus(parsed, nextStatus(parsed.status, report, formatRfc3339(seams_.loop.wallMicros())));
+    }
+    return ReconcileResult::failed(e);
+  }
+
+  HealContext ctx{seams_.redis, seams_.kube, rc, view, passwords, redisUpdateRevision(ns, name), opts_.heal};
+  const HealReport healed = steps_.heal(ctx);
+  stats_.healActions += healed.actions.size();
+  for (const auto& a : healed.actions) {
+    event(stored, EventType::Normal, "Healed", a, passwords);
+    if (seams_.trace) seams_.trace->record(seams_.loop.now(), "reconciler", meta::key(stored) + ": " + redact(a, passwords));
+  }
+  const Health health = steps_.assess(rc, view);
+
+  const PhaseDecision phase = decidePhase(PhaseInput{rc, health, healed, ensured.report.updated, ensured.report.created,
+                                                     liveReplicas(ns, names::redis(name)),
+                                                     liveReplicas(ns, names::sentinel(name))});
+  StatusReport report;
+  report.phase = phase.phase;
+  report.reason = phase.reason;
+  report.message = redact(phase.message, passwords);
+  if (!healed.status.ok()) {
+    report.failed = true;
+    report.failedReason = "HealFailed";
+    report.failedMessage = redact(healed.status.error().message, passwords);
+  }
+  if (!health.masterIP.empty()) report.masterIP = health.masterIP;
+  if (std::string ip = sentinelServiceIP(ns, name); !ip.empty()) report.sentinelIP = ip;
+  report.observedGeneration = rc.generation();
+
+  const bool wasHealthy = conditionTrue(parsed.status, conditions::kHealthy);
+  const auto next = nextStatus(parsed.status, report, formatRfc3339(seams_.loop.wallMicros()));
+  auto wrote = writeStatus(parsed, next);
+  const bool isHealthy = phase.phase == ClusterPhase::Healthy;
+  if (isHealthy && !wasHealthy) event(stored, EventType::Normal, "Healthy", report.message, passwords);
+  if (!isHealthy && wasHealthy) event(stored, EventType::Warning, "Unhealthy", report.message, passwords);
+
+  if (!healed.status.ok()) {
+    ++stats_.failures;
+    event(stored, EventType::Warning, "HealFailed", healed.status.error().message, passwords);
+    return ReconcileResult::failed(healed.status.error());
+  }
+  if (!wrote) return ReconcileResult::failed(wrote.error());
+  if (healed.requeueAfter) return ReconcileResult::requeueAfter(*healed.requeueAfter);
+  if (!isHealthy) return ReconcileResult::requeueAfter(opts_.heal.requeueAfter);
+  return ReconcileResult::requeueAfter(opts_.healthyRecheck);
+}
+
+}  // namespace kun::rediscluster

@@ -1,0 +1,105 @@
+#pragma once
+// The RedisCluster reconciler: one call per queued key, never sleeping.
+//
+//   1. read the cluster from the informer cache (gone, out of scope or being deleted: done);
+//   2. validate: a rejected spec gets condition Failed (message naming the field) and a
+//      Warning Event; nothing is created, changed or deleted; done until the spec changes;
+//   3. observe the redis and sentinel pods of the cache (observe.h), decide how many
+//      redis pods to keep (a scale-down waits for the master to move), Ensure the objects
+//      (ensure.h), heal (heal.h) and assess health (health.h);
+//   4. write the status only when it differs: phase conditions (conditions.h), Failed,
+//      masterIP, sentinelIP (the sentinel Service's ClusterIP), observedGeneration;
+//   5. an Event per action (Normal) and per failure (Warning); repeats are aggregated by
+//      the EventRecorder; no text the operator writes contains the password.
+// Returns done (healthy: requeueAfter(healthyRecheck), since Redis changes its own state
+// without any Kubernetes event), requeueAfter (waiting for the world) or failed (backoff).
+// A healthy cluster's reconcile writes nothing to the API server and sends only reads to
+// Redis.
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "core/controller/reconcile_result.h"
+#include "core/kube/event_recorder.h"
+#include "core/kube/informer.h"
+#include "core/rediscluster/cluster_informers.h"
+#include "core/rediscluster/desired_cache.h"
+#include "core/rediscluster/generate.h"
+#include "core/rediscluster/heal.h"
+#include "core/rediscluster/redis_steps.h"
+#include "core/rediscluster/scope.h"
+#include "core/runtime/event_loop.h"
+#include "core/runtime/log.h"
+#include "core/runtime/trace.h"
+
+namespace kun::rediscluster {
+
+struct ReconcilerOptions {
+  Scope scope;
+  PdbVersion pdbVersion = PdbVersion::V1;
+  HealOptions heal;
+  // How often a healthy cluster is looked at again.
+  Duration healthyRecheck = seconds(30);
+};
+
+struct ReconcilerSeams {
+  KubeClient& kube;
+  RedisAdmin& redis;
+  EventLoop& loop;
+  EventRecorder& events;
+  Logger log;
+  Trace* trace = nullptr;
+};
+
+// Counters, for tests, benchmarks and metrics.
+struct ReconcilerStats {
+  std::uint64_t reconciles = 0;
+  std::uint64_t invalid = 0;
+  std::uint64_t statusWrites = 0;
+  std::uint64_t objectWrites = 0;
+  std::uint64_t healActions = 0;
+  std::uint64_t failures = 0;
+};
+
+class Reconciler {
+ public:
+  // The caches (and everything in seams) must outlive the reconciler.
+  Reconciler(ReconcilerSeams seams, const ClusterInformers& caches, ReconcilerOptions opts,
+             RedisSteps steps = RedisSteps::real());
+
+  ReconcileResult reconcile(const std::string& key);
+  ReconcileFn fn() {
+    return [this](const std::string& key) { return reconcile(key); };
+  }
+
+  const ReconcilerStats& stats() const { return stats_; }
+  const ReconcilerOptions& options() const { return opts_; }
+
+ private:
+  ReconcileResult rejectInvalid(const Object& stored, const api::RedisCluster* parsed, const std::string& message);
+  ReconcileResult reconcileValid(const Object& stored, const api::RedisCluster& parsed);
+  ClusterPods podsOf(const std::string& ns, const std::string& name) const;
+  std::string sentinelServiceIP(const std::string& ns, const std::string& name) const;
+  std::int32_t liveReplicas(const std::string& ns, const std::string& stsName) const;
+  std::string redisUpdateRevision(const std::string& ns, const std::string& name) const;
+  void event(const Object& involved, EventType type, std::string_view reason, std::string_view message,
+             const std::vector<std::string>& secrets);
+  Result<bool> writeStatus(const api::RedisCluster& stored, const api::RedisClusterStatus& next);
+
+  ReconcilerSeams seams_;
+  const ClusterInformers& caches_;
+  ReconcilerOptions opts_;
+  RedisSteps steps_;
+  DesiredCache desired_;
+  std::map<std::string, std::string> uidByKey_;        // to forget a deleted cluster's cache
+  // By uid: the password last reconciled and the one before it, so nodes still on the old
+  // one are reached while a change is applied (a hint only: the Secret is the record).
+  struct Passwords {
+    std::string current;
+    std::string previous;
+  };
+  std::map<std::string, Passwords> passwords_;
+  ReconcilerStats stats_;
+};
+
+}  // namespace kun::rediscluster

@@ -1,0 +1,52 @@
+#include "core/rediscluster/status.h"
+
+#include <array>
+
+#include "core/kube/resource.h"
+
+namespace kun::rediscluster {
+
+namespace {
+constexpr std::array<ClusterPhase, 5> kPhases = {ClusterPhase::Creating, ClusterPhase::Healthy, ClusterPhase::Updating,
+                                                 ClusterPhase::Scaling, ClusterPhase::Recovering};
+}  // namespace
+
+api::RedisClusterStatus nextStatus(const api::RedisClusterStatus& current, const StatusReport& report,
+                                   const std::string& now) {
+  api::RedisClusterStatus s = current;
+  if (report.phase) {
+    for (ClusterPhase p : kPhases)
+      if (p != *report.phase) clearCondition(s, conditionTypeOf(p), now);
+    setCondition(s, conditionTypeOf(*report.phase), true, report.reason, report.message, now);
+  }
+  if (report.failed)
+    setCondition(s, conditions::kFailed, true, report.failedReason, report.failedMessage, now);
+  else
+    clearCondition(s, conditions::kFailed, now);
+  if (report.masterIP) s.masterIP = *report.masterIP;
+  if (report.sentinelIP) s.sentinelIP = *report.sentinelIP;
+  s.observedGeneration = report.observedGeneration;
+  return s;
+}
+
+bool statusUnchanged(const api::RedisCluster& stored, const api::RedisClusterStatus& next) {
+  static const Object kEmpty = Object::object();
+  const Object* was = &kEmpty;
+  if (stored.original) {
+    auto it = stored.original->find("status");
+    if (it != stored.original->end() && it->is_object()) was = &*it;
+  }
+  return api::toObject(next) == *was;
+}
+
+Result<bool> writeStatusIfChanged(KubeClient& client, const api::RedisCluster& stored,
+                                  const api::RedisClusterStatus& next) {
+  if (statusUnchanged(stored, next)) return false;
+  Object o = stored.original ? *stored.original : api::toObject(stored);
+  o["status"] = api::toObject(next);
+  auto written = client.updateStatusShared(res::redisclusters, std::move(o));
+  if (!written) return written.error();
+  return true;
+}
+
+}  // namespace kun::rediscluster
