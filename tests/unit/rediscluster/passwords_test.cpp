@@ -1,0 +1,47 @@
+// Passwords: which ones a reconcile tries, and that none of them survives in a text.
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include "core/rediscluster/passwords.h"
+#include "tests/unit/rediscluster/cluster_fixture.h"
+
+namespace kun::rediscluster {
+namespace {
+
+class OneSecret final : public LiveObjects {
+ public:
+  explicit OneSecret(Object s) : secret_(std::make_shared<const Object>(std::move(s))) {}
+  bool synced(const Resource&) const override { return true; }
+  ObjectPtr get(const Resource& r, std::string_view ns, std::string_view name) const override {
+    return r == res::secrets && ns == "default" && name == "redis-auth-test" ? secret_ : nullptr;
+  }
+
+ private:
+  ObjectPtr secret_;
+};
+
+TEST(Passwords, CurrentThenSecretThenRememberedThenNone) {
+  // "old-pass" in base64.
+  OneSecret live(Object{{"data", {{"password", "b2xkLXBhc3M="}}}});
+  const auto rc = test::cluster(Object{{"password", "new-pass"}});
+  EXPECT_EQ(passwordInSecret(live, "default", "test"), "old-pass");
+  EXPECT_EQ(candidatePasswords(rc, live, "older"), (std::vector<std::string>{"new-pass", "old-pass", "older", ""}));
+  EXPECT_EQ(candidatePasswords(rc, live, "new-pass"), (std::vector<std::string>{"new-pass", "old-pass", ""}));
+  const auto none = test::cluster();
+  EXPECT_EQ(candidatePasswords(none, OneSecret(Object{{"data", Object::object()}})), (std::vector<std::string>{""}));
+}
+
+TEST(Passwords, RedactHidesEveryOccurrenceLongestFirst) {
+  EXPECT_EQ(redact("auth s3cret and s3cret2", {"s3cret", "s3cret2", ""}), "auth *** and ***");
+  EXPECT_EQ(redact("nothing here", {""}), "nothing here");
+}
+
+RC_GTEST_PROP(PasswordsProperty, RedactedTextNeverContainsThePassword, ()) {
+  const auto pw = *rc::gen::nonEmpty(rc::gen::container<std::string>(rc::gen::inRange<char>('a', 'd')));
+  const auto text = *rc::gen::container<std::string>(rc::gen::inRange<char>('a', 'e'));
+  const std::string out = redact(text + pw + text, {pw});
+  RC_ASSERT(out.find(pw) == std::string::npos);
+}
+
+}  // namespace
+}  // namespace kun::rediscluster

@@ -1,0 +1,251 @@
+// The reconciler against the fake API server, with the Redis side scripted (RedisSteps),
+// so that every status transition, the invalid-spec path and the zero-write steady state
+// are checked without a Redis simulator. The scenario tests run it with the real steps.
+#include <gtest/gtest.h>
+
+#include "core/api/redis_cluster_crd.h"
+#include "core/rediscluster/conditions.h"
+#include "core/rediscluster/reconciler.h"
+#include "core/runtime/sim_loop.h"
+#include "fakeapi/store/fake_store.h"
+#include "tests/unit/rediscluster/cluster_fixture.h"
+
+namespace kun::rediscluster {
+namespace {
+
+class NoRedis final : public RedisAdmin {
+ public:
+  Result<RedisReply> command(const RedisEndpoint&, const std::vector<std::string>&, std::string_view) override {
+    ++calls;
+    return makeError(Reason::Unavailable, "no redis in this test");
+  }
+  int calls = 0;
+};
+
+struct ReconcilerTest : ::testing::Test {
+  SimLoop loop;
+  FakeStore store{loop};
+  Logger log{&loop, LogLevel::Off};
+  NoRedis redis;
+  EventRecorder events{store, loop, "redis-operator"};
+  ClusterInformers caches{store, loop, Scope::namespaced("default"), GenerateOptions{}, log};
+  Health health;  // what assess() answers
+  HealReport healReport;
+  std::vector<std::string> observedPasswords;
+  std::unique_ptr<Reconciler> reconciler;
+
+  void SetUp() override {
+    ASSERT_TRUE(store.create(res::customresourcedefinitions, api::redisClusterCrd()).ok());
+    loop.runFor(seconds(1));
+    RedisSteps steps;
+    steps.observe = [this](RedisAdmin&, const ClusterPods&, const std::vector<std::string>& pw) {
+      observedPasswords = pw;
+      return ClusterView{};
+    };
+    steps.replicasToKeep = [](const api::RedisCluster& rc, const ClusterView&) { return rc.spec.size; };
+    steps.heal = [this](HealContext&) { return healReport; };
+    steps.assess = [this](const api::RedisCluster&, const ClusterView&) { return health; };
+    ReconcilerOptions opts;
+    opts.scope = Scope::namespaced("default");
+    reconciler = std::make_unique<Reconciler>(ReconcilerSeams{store, redis, loop, events, log}, caches, opts, steps);
+    caches.startAll();
+    loop.runFor(seconds(1));
+  }
+
+  Object create(Object spec, const std::string& name = "test", const std::string& ns = "default",
+                const Object& annotations = Object::object()) {
+    Object m = test::clusterManifest(std::move(spec), name, ns);
+    m["metadata"].erase("uid");
+    m["metadata"]["annotations"] = annotations;
+    auto made = store.create(res::redisclusters, m);
+    EXPECT_TRUE(made.ok()) << made.error().toString();
+    loop.runFor(seconds(1));
+    return made.ok() ? *made : Object{};
+  }
+
+  ReconcileResult run(const std::string& key = "default/test") {
+    ReconcileResult r = reconciler->reconcile(key);
+    loop.runFor(seconds(1));  // let the caches see the writes
+    return r;
+  }
+
+  api::RedisClusterStatus status(const std::string& name = "test") {
+    auto got = store.get(res::redisclusters, "default", name);
+    EXPECT_TRUE(got.ok());
+    auto rc = api::parseRedisCluster(*got);
+    return rc.ok() ? rc->status : api::RedisClusterStatus{};
+  }
+
+  std::size_t count(const Resource& r) {
+    auto l = store.list(r, "default");
+    return l.ok() ? l->items.size() : 0;
+  }
+
+  std::vector<Object> eventsWith(const std::string& reason) {
+    std::vector<Object> out;
+    auto listed = store.list(res::events, "default");
+    for (const auto& e : listed->items)
+      if (e.value("reason", "") == reason) out.push_back(e);
+    return out;
+  }
+
+  std::uint64_t rv() const { return std::stoull(store.resourceVersion()); }
+
+  void makeHealthy() {
+    health.healthy = true;
+    health.masterIP = "10.0.0.4";
+    health.reasons.clear();
+  }
+};
+
+TEST_F(ReconcilerTest, AnInvalidSpecIsFailedWithTheFieldAndAWarningAndNothingIsCreated) {
+  create(Object{{"size", 3}, {"config", {{"port", "7000"}}}});
+  const std::size_t before = count(res::statefulsets) + count(res::configmaps) + count(res::services);
+  ReconcileResult r = run();
+  EXPECT_TRUE(r.isDone());
+  EXPECT_EQ(count(res::statefulsets) + count(res::configmaps) + count(res::services), before);
+  EXPECT_EQ(redis.calls, 0);
+  auto s = status();
+  const api::Condition* failed = api::findCondition(s, "Failed");
+  ASSERT_NE(failed, nullptr);
+  EXPECT_EQ(failed->status, "True");
+  EXPECT_EQ(failed->reason, "InvalidSpec");
+  EXPECT_NE(failed->message.find("spec.config.port"), std::string::npos) << failed->message;
+  auto warnings = eventsWith("InvalidSpec");
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_EQ(warnings[0]["type"], "Warning");
+  EXPECT_NE(warnings[0]["message"].get<std::string>().find("spec.config.port"), std::string::npos);
+  // Again: the status is already what it says, the Event is aggregated.
+  const std::uint64_t at = rv();
+  run();
+  EXPECT_EQ(eventsWith("InvalidSpec")[0]["count"], 2);
+  EXPECT_EQ(rv(), at + 1);  // only the Event's count moved
+}
+
+TEST_F(ReconcilerTest, AnExistingClusterMadeInvalidKeepsEverything) {
+  Object stored = create(Object{{"size", 3}});
+  run();
+  const std::size_t sts = count(res::statefulsets);
+  const std::size_t cms = count(res::configmaps);
+  ASSERT_EQ(sts, 2u);
+  auto got = store.get(res::redisclusters, "default", "test");
+  Object bad = *got;
+  bad["spec"]["size"] = 1;
+  ASSERT_TRUE(store.update(res::redisclusters, bad).ok());
+  loop.runFor(seconds(1));
+  auto redisSts = store.get(res::statefulsets, "default", "redis-cluster-test");
+  run();
+  EXPECT_EQ(count(res::statefulsets), sts);
+  EXPECT_EQ(count(res::configmaps), cms);
+  EXPECT_EQ(store.get(res::statefulsets, "default", "redis-cluster-test")->at("metadata").at("resourceVersion"),
+            redisSts->at("metadata").at("resourceVersion"));
+  EXPECT_TRUE(conditionTrue(status(), "Failed"));
+  EXPECT_NE(api::findCondition(status(), "Failed")->message.find("spec.size"), std::string::npos);
+}
+
+TEST_F(ReconcilerTest, AnInvalidPasswordIsNeverEchoed) {
+  const std::string secret = "hunter2\nrename-command CONFIG \"\"";
+  create(Object{{"size", 3}, {"password", secret}});
+  run();
+  const std::string all = Object(store.list(res::events, "default")->items).dump() + api::toObject(status()).dump();
+  EXPECT_EQ(all.find("hunter2"), std::string::npos) << all;
+  EXPECT_TRUE(conditionTrue(status(), "Failed"));
+}
+
+TEST_F(ReconcilerTest, CreatingThenHealthyThenZeroWritesInSteadyState) {
+  create(Object{{"size", 3}});
+  health.reasons = {"no master"};
+  ReconcileResult first = run();
+  EXPECT_TRUE(first.isRequeue());
+  EXPECT_EQ(first.after, milliseconds(1000));
+  EXPECT_EQ(count(res::statefulsets), 2u);
+  EXPECT_FALSE(eventsWith("Created").empty());
+  auto s = status();
+  EXPECT_TRUE(conditionTrue(s, "Creating"));
+  EXPECT_EQ(api::findCondition(s, "Creating")->message, "no master");
+  EXPECT_EQ(s.observedGeneration, 1);
+  EXPECT_EQ(api::findCondition(s, "Healthy"), nullptr);
+
+  makeHealthy();
+  ReconcileResult second = run();
+  s = status();
+  EXPECT_TRUE(conditionTrue(s, "Healthy"));
+  EXPECT_FALSE(conditionTrue(s, "Creating"));
+  EXPECT_EQ(s.masterIP, "10.0.0.4");
+  EXPECT_FALSE(s.sentinelIP.empty());  // the sentinel Service's ClusterIP, once cached
+  EXPECT_EQ(eventsWith("Healthy").size(), 1u);
+  EXPECT_EQ(second.after, seconds(30));
+
+  const std::uint64_t at = rv();
+  const auto writes = reconciler->stats().statusWrites;
+  for (int i = 0; i < 5; ++i) {
+    ReconcileResult again = run();
+    EXPECT_TRUE(again.isRequeue());
+  }
+  EXPECT_EQ(rv(), at);  // not one write: no object, no status, no Event
+  EXPECT_EQ(reconciler->stats().statusWrites, writes);
+}
+
+TEST_F(ReconcilerTest, LosingHealthIsRecoveringWithAWarningAndHealActionsAreNormalEvents) {
+  create(Object{{"size", 3}});
+  makeHealthy();
+  run();
+  run();
+  ASSERT_TRUE(conditionTrue(status(), "Healthy"));
+  health.healthy = false;
+  health.reasons = {"redis-cluster-test-0: not reachable"};
+  healReport.actions = {"promote redis-cluster-test-1 (10.0.0.5) to master"};
+  healReport.stateChangingCommands = 1;
+  run();
+  auto s = status();
+  EXPECT_TRUE(conditionTrue(s, "Recovering"));
+  EXPECT_FALSE(conditionTrue(s, "Healthy"));
+  EXPECT_EQ(api::findCondition(s, "Recovering")->message, "promote redis-cluster-test-1 (10.0.0.5) to master");
+  EXPECT_EQ(eventsWith("Unhealthy").size(), 1u);
+  EXPECT_EQ(eventsWith("Unhealthy")[0]["type"], "Warning");
+  ASSERT_EQ(eventsWith("Healed").size(), 1u);
+  EXPECT_EQ(eventsWith("Healed")[0]["type"], "Normal");
+}
+
+TEST_F(ReconcilerTest, AHealPhaseNamesTheConditionAndAFailedHealBacksOff) {
+  create(Object{{"size", 3}});
+  healReport.phase = HealPhase::Scaling;
+  healReport.requeueAfter = milliseconds(250);
+  ReconcileResult r = run();
+  EXPECT_EQ(r.after, milliseconds(250));
+  EXPECT_TRUE(conditionTrue(status(), "Scaling"));
+  healReport.status = makeError(Reason::Unavailable, "SENTINEL FAILOVER refused");
+  r = run();
+  EXPECT_TRUE(r.isFailed());
+  EXPECT_TRUE(conditionTrue(status(), "Failed"));
+  EXPECT_EQ(api::findCondition(status(), "Failed")->reason, "HealFailed");
+  EXPECT_EQ(eventsWith("HealFailed")[0]["type"], "Warning");
+}
+
+TEST_F(ReconcilerTest, OutOfScopeDeletedAndDeletingClustersAreLeftAlone) {
+  create(Object{{"size", 3}}, "other", "default", Object{{"redis.kun/scope", "cluster-scoped"}});
+  const std::uint64_t at = rv();
+  EXPECT_TRUE(run("default/other").isDone());
+  EXPECT_TRUE(run("default/missing").isDone());
+  EXPECT_EQ(rv(), at);
+  EXPECT_EQ(count(res::statefulsets), 0u);
+}
+
+TEST_F(ReconcilerTest, PasswordsTriedAreTheSpecsThenTheSecretsThenNone) {
+  create(Object{{"size", 3}, {"password", "first-pass"}});
+  run();
+  EXPECT_EQ(observedPasswords, (std::vector<std::string>{"first-pass", ""}));
+  auto got = store.get(res::redisclusters, "default", "test");
+  Object changed = *got;
+  changed["spec"]["password"] = "second-pass";
+  ASSERT_TRUE(store.update(res::redisclusters, changed).ok());
+  loop.runFor(seconds(1));
+  run();
+  EXPECT_EQ(observedPasswords, (std::vector<std::string>{"second-pass", "first-pass", ""}));
+  const std::string all = Object(store.list(res::events, "default")->items).dump() + api::toObject(status()).dump();
+  EXPECT_EQ(all.find("second-pass"), std::string::npos);
+  EXPECT_EQ(all.find("first-pass"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace kun::rediscluster
