@@ -20,6 +20,15 @@ struct FailoverTimingOptions {
   std::uint64_t seed = 1;
   std::int64_t writeIntervalMs = 10;  // the test clients' write pace
   std::int64_t observeMs = 60000;     // how long after the fault each run watches
+  std::string eventLog;               // "" or a file to append each run's Sentinel events to
+};
+
+// One Sentinel event of a run, in ms after the fault (the --events log).
+struct FailoverTimelineEvent {
+  std::int64_t ms = 0;
+  int sentinel = 0;     // index of the sentinel, 0..2
+  std::string type;     // "+sdown", "+odown", "+switch-master", ...
+  std::string payload;  // "master mymaster <ip> <port>", ...
 };
 
 // One run's figures, each in ms after the fault was injected; nullopt = did not happen.

@@ -27,6 +27,8 @@ po::options_description describe() {
       ("runs", po::value<std::string>()->value_name("N"), "number of runs (default 5)")
       ("seed", po::value<std::string>()->value_name("N"), "seed of run 1; run i uses seed+i (default 1)")
       ("json", po::value<std::string>()->value_name("OUT"), "also write the report as JSON to OUT")
+      ("events", po::value<std::string>()->value_name("FILE"),
+       "append each run's Sentinel events (ms after the fault) to FILE, one JSON line per run")
       ("mode", po::value<std::string>()->value_name("sim|local"),
        "sim: in the simulator (default); local: real redis-server/redis-sentinel on 127.77.x.x")
       ("help,h", "show this help");
@@ -56,7 +58,7 @@ std::string failoverTimingUsage() {
   std::ostringstream out;
   out << "usage: kun-sim failover-timing --down-after MS --failover-timeout MS "
          "--parallel-syncs N --fault kill|hang:MS [--runs N] [--seed N] [--json OUT] "
-         "[--mode sim|local]\n\n"
+         "[--events FILE] [--mode sim|local]\n\n"
          "Times a Sentinel failover of 1 master, 2 replicas and 3 sentinels (quorum 2): first\n"
          "+odown, first and last +switch-master, new master writable, old master back as a\n"
          "replica, and acknowledged writes lost by a client following Sentinel and by one\n"
@@ -129,6 +131,10 @@ Result<FailoverTimingArgs> parseFailoverTimingArgs(int argc, char** argv) {
   if (vm.count("json")) {
     a.jsonOut = vm["json"].as<std::string>();
     if (a.jsonOut.empty()) return invalid("json", "a file path", "");
+  }
+  if (vm.count("events")) {
+    a.opts.eventLog = vm["events"].as<std::string>();
+    if (a.opts.eventLog.empty()) return invalid("events", "a file path", "");
   }
   if (vm.count("mode")) {
     a.mode = vm["mode"].as<std::string>();

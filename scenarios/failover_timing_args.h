@@ -1,7 +1,7 @@
 #pragma once
 // Command-line options of `kun-sim failover-timing`:
 //   --down-after MS --failover-timeout MS --parallel-syncs N --fault kill|hang:MS
-//   [--runs N] [--seed N] [--json OUT] [--mode sim|local] [--help]
+//   [--runs N] [--seed N] [--json OUT] [--events FILE] [--mode sim|local] [--help]
 #include <string>
 
 #include "core/runtime/result.h"

@@ -16,12 +16,9 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <map>
 #include <set>
 #include <thread>
-
-#include <nlohmann/json.hpp>
 
 #include "core/redis/hiredis_admin_real.h"
 #include "core/redis/info_parser.h"
@@ -29,6 +26,7 @@
 #include "fakeapi/local/local_sentinel_cluster_real.h"
 #include "fakeapi/local/sentinel_events_real.h"
 #include "scenarios/failover_timing.h"
+#include "scenarios/failover_timing_report.h"
 
 namespace kun {
 
@@ -82,27 +80,6 @@ bool isReplicaOf(HiredisAdmin& admin, const RedisEndpoint& node, const RedisEndp
   auto info = parseReplicationInfo(r->str);
   return info && info->isReplica() && info->masterHost == master.host &&
          info->masterPort == master.port;
-}
-
-void appendEventLog(const char* path, int run, const FailoverTimingOptions& opts,
-                    const std::vector<local::SentinelEvent>& events, Steady::time_point t0,
-                    const FailoverRun& result) {
-  nlohmann::json j;
-  j["run"] = run;
-  j["fault"] = opts.fault == FailoverTimingOptions::Fault::Kill ? "kill" : "hang";
-  j["hang_ms"] = opts.hangMs;
-  j["down_after_ms"] = opts.downAfterMs;
-  auto opt = [](const std::optional<std::int64_t>& v) {
-    return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
-  };
-  j["odown_ms"] = opt(result.odownMs);
-  j["old_master_replica_ms"] = opt(result.oldMasterReplicaMs);
-  j["events"] = nlohmann::json::array();
-  for (const auto& e : events) {
-    j["events"].push_back({{"ms", msBetween(t0, e.at)}, {"sentinel", e.sentinel},
-                           {"type", e.type}, {"payload", e.payload}});
-  }
-  std::ofstream(path, std::ios::app) << j.dump() << "\n";
 }
 
 // One run; an Error if the processes could not be set up or read at the end.
@@ -192,8 +169,15 @@ Result<FailoverRun> oneRun(const FailoverTimingOptions& opts, int runIndex) {
   run.lostAckedSentinelClient = *lostF;
   run.lostAckedPinnedClient = *lostP;
 
-  if (const char* path = std::getenv("KUN_LOCAL_EVENT_LOG")) {
-    appendEventLog(path, runIndex, opts, events.events(), t0, run);
+  // --events, or (as before it existed) KUN_LOCAL_EVENT_LOG
+  const char* envLog = std::getenv("KUN_LOCAL_EVENT_LOG");
+  const std::string log = !opts.eventLog.empty() ? opts.eventLog : envLog ? envLog : "";
+  if (!log.empty()) {
+    std::vector<FailoverTimelineEvent> timeline;
+    for (const auto& e : events.events())
+      timeline.push_back({msBetween(t0, e.at), e.sentinel, e.type, e.payload});
+    if (!appendFailoverEventLine(log, failoverEventLine(runIndex, opts, run, timeline)))
+      std::fprintf(stderr, "failover-timing: cannot append to '%s'\n", log.c_str());
   }
   return run;
 }

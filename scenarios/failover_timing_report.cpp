@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cstdint>
+#include <fstream>
 #include <optional>
 #include <utility>
 
@@ -57,6 +58,28 @@ std::string cell(const std::optional<double>& v) {
 std::string faultName(const FailoverTimingOptions& opts) {
   return opts.fault == FailoverTimingOptions::Fault::Kill ? "kill"
                                                           : "hang:" + std::to_string(opts.hangMs);
+}
+
+nlohmann::json failoverEventLine(int run, const FailoverTimingOptions& opts, const FailoverRun& result,
+                                 const std::vector<FailoverTimelineEvent>& events) {
+  nlohmann::json j;
+  j["run"] = run;
+  j["fault"] = opts.fault == FailoverTimingOptions::Fault::Kill ? "kill" : "hang";
+  j["hang_ms"] = opts.hangMs;
+  j["down_after_ms"] = opts.downAfterMs;
+  j["odown_ms"] = orNull(result.odownMs);
+  j["old_master_replica_ms"] = orNull(result.oldMasterReplicaMs);
+  j["events"] = nlohmann::json::array();
+  for (const auto& e : events)
+    j["events"].push_back({{"ms", e.ms}, {"sentinel", e.sentinel}, {"type", e.type}, {"payload", e.payload}});
+  return j;
+}
+
+bool appendFailoverEventLine(const std::string& path, const nlohmann::json& line) {
+  if (path.empty()) return true;
+  std::ofstream out(path, std::ios::app);
+  out << line.dump() << "\n";
+  return static_cast<bool>(out);
 }
 
 nlohmann::json failoverTimingJson(const FailoverTimingOptions& opts, const std::string& mode,

@@ -17,6 +17,13 @@ nlohmann::json failoverTimingJson(const FailoverTimingOptions& opts, const std::
                                   const std::vector<FailoverRun>& runs);
 std::string failoverTimingText(const FailoverTimingOptions& opts, const std::string& mode,
                                const std::vector<FailoverRun>& runs);
+// One line of the --events log (JSON lines, one run per line, the same for both modes):
+//   {"run", "fault", "hang_ms", "down_after_ms", "odown_ms", "old_master_replica_ms",
+//    "events": [{"ms", "sentinel", "type", "payload"}]}
+nlohmann::json failoverEventLine(int run, const FailoverTimingOptions& opts, const FailoverRun& result,
+                                 const std::vector<FailoverTimelineEvent>& events);
+// Appends that line to opts.eventLog (nothing if it is ""); false if the file cannot be written.
+bool appendFailoverEventLine(const std::string& path, const nlohmann::json& line);
 // "kill" or "hang:MS".
 std::string faultName(const FailoverTimingOptions& opts);
 

@@ -5,6 +5,7 @@
 
 #include "fakeapi/redis/failover_run.h"
 #include "scenarios/failover_timing.h"
+#include "scenarios/failover_timing_report.h"
 
 namespace kun {
 
@@ -29,6 +30,10 @@ std::vector<FailoverRun> simulateFailoverTiming(const FailoverTimingOptions& opt
     run.oldMasterReplicaMs = r.oldMasterReplicaMs;
     run.lostAckedSentinelClient = r.lostAckedSentinelClient;
     run.lostAckedPinnedClient = r.lostAckedPinnedClient;
+    std::vector<FailoverTimelineEvent> timeline;
+    for (const auto& e : r.events) timeline.push_back({e.ms, e.sentinel, e.type, e.payload});
+    if (!appendFailoverEventLine(opts.eventLog, failoverEventLine(i, opts, run, timeline)))
+      std::fprintf(stderr, "failover-timing: cannot append to '%s'\n", opts.eventLog.c_str());
     runs.push_back(run);
   }
   return runs;

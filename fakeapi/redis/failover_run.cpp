@@ -1,9 +1,8 @@
 #include "fakeapi/redis/failover_run.h"
 
+#include <functional>
 #include <map>
 #include <set>
-
-#include <fmt/format.h>
 
 #include "chaos/network/network_model.h"
 #include "core/runtime/sim_loop.h"
@@ -105,9 +104,22 @@ void askSentinels(SimClient& client, const std::vector<RedisEndpoint>& sentinels
                  });
 }
 
+// SENTINEL MASTER shows every replica and the other sentinels, and the master up (what the
+// local harness waits for before it starts the clients).
+bool discovered(SimRedisAdmin& probe, const RedisEndpoint& sentinel, const TopologyOptions& to, int sentinels) {
+  auto r = probe.command(sentinel, {"SENTINEL", "MASTER", to.masterName});
+  if (!r || r->type != RedisReply::Type::Array) return false;
+  std::map<std::string, std::string> f;
+  for (std::size_t i = 0; i + 1 < r->elements.size(); i += 2) f[r->elements[i].str] = r->elements[i + 1].str;
+  const std::string& flags = f["flags"];
+  return f["num-slaves"] == std::to_string(to.replicas) && f["num-other-sentinels"] == std::to_string(sentinels - 1) &&
+         flags.find("master") != std::string::npos && flags.find("s_down") == std::string::npos &&
+         flags.find("o_down") == std::string::npos;
+}
+
 struct SentinelEvent {
   std::int64_t ms;
-  std::string sentinel;
+  int sentinel;  // index
   std::string type;
   std::string msg;
 };
@@ -141,6 +153,7 @@ FailoverRunResult runFailoverTiming(const FailoverRunSpec& spec) {
   to.failoverTimeoutMs = spec.failoverTimeoutMs;
   to.parallelSyncs = spec.parallelSyncs;
   to.redisConfig = {{"save", ""}, {"appendonly", "no"}};  // as the local runs: no persistence
+  to.startSentinels = false;
   Topology topo(sim, to);
   const RedisEndpoint oldMaster = Topology::redisEp(0);
   std::vector<RedisEndpoint> sentinels;
@@ -148,22 +161,36 @@ FailoverRunResult runFailoverTiming(const FailoverRunSpec& spec) {
 
   std::vector<SentinelEvent> events;
   for (int i = 0; i < topo.sentinelCount(); ++i) {
-    topo.sentinel(i).setEventListener([&events, &loop](const SentinelNode& s, const std::string& type,
-                                                        const std::string& msg) {
-      events.push_back({sinceStartMillis(loop.now()), s.ip(), type, msg});
+    topo.sentinel(i).setEventListener([&events, &loop, i](const SentinelNode&, const std::string& type,
+                                                           const std::string& msg) {
+      events.push_back({sinceStartMillis(loop.now()), i, type, msg});
     });
   }
 
   FailoverRunResult result;
-  // 1. healthy and fully discovered
-  loop.runUntil([&] { return topo.converged() && topo.sentinelListsExact(); }, loop.now() + seconds(60));
-  loop.runFor(seconds(11));
+  SimRedisAdmin& probe = sim.admin("10.0.9.3");
+  // 1. as the local harness: replicas linked, then the sentinels launched one by one, then
+  //    polled (in order, every discoveryPollMs) until each has discovered everything.
+  auto pollUntil = [&](const std::function<bool()>& done) {
+    const TimePoint deadline = loop.now() + seconds(60);
+    while (!done() && loop.now() < deadline) loop.runFor(milliseconds(spec.discoveryPollMs));
+  };
+  pollUntil([&] {
+    for (int i = 1; i < topo.redisCount(); ++i)
+      if (!topo.redis(i).masterLinkUp()) return false;
+    return true;
+  });
+  for (int i = 0; i < topo.sentinelCount(); ++i) {
+    topo.sentinel(i).start(milliseconds(spec.sentinelLaunchMs));
+    loop.runFor(milliseconds(spec.sentinelLaunchMs));
+  }
+  for (int i = 0; i < topo.sentinelCount(); ++i)
+    pollUntil([&] { return discovered(probe, sentinels[static_cast<std::size_t>(i)], to, topo.sentinelCount()); });
 
   // 2. the clients
   const Duration timeout = milliseconds(spec.clientTimeoutMs);
   SimClient followerClient(sim.fabric(), "10.0.9.1", timeout, timeout);
   SimClient pinnedClient(sim.fabric(), "10.0.9.2", timeout, timeout);
-  SimRedisAdmin& probe = sim.admin("10.0.9.3");
   const std::string name = to.masterName;
   AckWriter follower(
       loop, "s:",
@@ -173,9 +200,7 @@ FailoverRunResult runFailoverTiming(const FailoverRunSpec& spec) {
       loop, "p:", [&](AckWriter::Found found) { found(oldMaster); }, milliseconds(spec.writeIntervalMs));
   follower.start(&followerClient);
   pinned.start(&pinnedClient);
-  Random phase = rng.fork("fault phase");
-  loop.runFor(milliseconds(spec.warmUpMs) +
-              milliseconds(static_cast<std::int64_t>(phase.below(static_cast<std::uint64_t>(spec.faultPhaseJitterMs) + 1))));
+  loop.runFor(milliseconds(spec.warmUpMs));
 
   // 3. the fault
   const std::int64_t t0 = sinceStartMillis(loop.now());
@@ -198,7 +223,7 @@ FailoverRunResult runFailoverTiming(const FailoverRunSpec& spec) {
   while (true) {
     loop.runFor(milliseconds(kPollMs));
     const std::int64_t el = sinceStartMillis(loop.now()) - t0;
-    std::set<std::string> switched;
+    std::set<int> switched;
     for (const auto& e : events) {
       if (e.ms < t0) continue;
       if (e.type == "+odown" && !result.odownMs) result.odownMs = e.ms - t0;
@@ -269,7 +294,7 @@ FailoverRunResult runFailoverTiming(const FailoverRunSpec& spec) {
   for (const auto& a : follower.acked()) result.ackedSentinelClient += a.atMs >= t0 ? 1 : 0;
   for (const auto& a : pinned.acked()) result.ackedPinnedClient += a.atMs >= t0 ? 1 : 0;
   for (const auto& e : events)
-    if (e.ms >= t0) result.events.push_back(fmt::format("{} {} {} {}", e.ms - t0, e.sentinel, e.type, e.msg));
+    if (e.ms >= t0) result.events.push_back({e.ms - t0, e.sentinel, e.type, e.msg});
   result.traceHash = trace.hashHex();
   return result;
 }

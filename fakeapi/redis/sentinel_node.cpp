@@ -68,7 +68,11 @@ void SentinelNode::onBoot() {
     }
   }
   record("Sentinel ID is " + myid_);
-  scheduleTimer();
+  // serverCron's first run is 1 ms after start-up (then every 1000/hz): the first links,
+  // PING and INFO go out right after the instances were created from the config, so the
+  // PING cycle starts ~2 ms after the creation-time stamps (last_pub_time, ...) that pace
+  // the first hellos.
+  after(milliseconds(1), [this] { timer(); });
 }
 
 void SentinelNode::onDown() {

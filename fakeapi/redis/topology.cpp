@@ -37,6 +37,7 @@ Topology::Topology(RedisSim& sim, TopologyOptions opts) : sim_(sim), opts_(std::
     SentinelOptions so;
     so.ip = sentinelEp(i).host;
     so.port = sentinelEp(i).port;
+    so.startNow = opts_.startSentinels;
     if (opts_.warmSentinels) {
       SentinelSavedConfig saved;
       saved.myid = fmt::format("{:040x}", i + 1);

@@ -26,6 +26,9 @@ struct TopologyOptions {
   // Sentinels start already knowing the replicas and each other, as a sentinel.conf that
   // has run before would; otherwise they discover them (INFO, hellos) in the first seconds.
   bool warmSentinels = false;
+  // false: the sentinels are created down, for the caller to start (e.g. once the replicas
+  // are linked, as a harness that launches them one after the other would).
+  bool startSentinels = true;
 };
 
 class Topology {
