@@ -57,11 +57,13 @@ class WorldTest : public ::testing::Test {
     return o ? *o : Object();
   }
   std::string podIp(const std::string& p) {
-    const Object& ip = objectAt(pod(p), {"status", "podIP"});
+    const Object o = pod(p);
+    const Object& ip = objectAt(o, {"status", "podIP"});
     return ip.is_string() ? ip.get<std::string>() : std::string();
   }
   bool podReady(const std::string& p) {
-    const Object& conds = objectAt(pod(p), {"status", "conditions"});
+    const Object o = pod(p);
+    const Object& conds = objectAt(o, {"status", "conditions"});
     if (!conds.is_array()) return false;
     for (const auto& c : conds)
       if (c.value("type", "") == "Ready") return c.value("status", "") == "True";
