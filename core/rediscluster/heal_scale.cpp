@@ -1,7 +1,7 @@
 // Scale-down never removes the master. The StatefulSet is held at its size
 // (redisReplicasToKeep) while the master is on a pod that would go; here the pods that go
-// get replica-priority 0, so Sentinel will not pick them, and Sentinel fails the master
-// over to a pod that stays. Scale-up needs nothing: new pods boot as replicas of the
+// get replica-priority 0, so Sentinel will not pick them, and once the sentinel that is
+// asked has seen that, it fails the master over to a pod that stays. Scale-up needs nothing: new pods boot as replicas of the
 // placeholder and heal_replicas points them at the master.
 #include "core/rediscluster/heal_run.h"
 
@@ -28,6 +28,16 @@ Next healScaleDown(HealRun& run) {
     run.action("scale-down waits for a replica in sync and a sentinel to fail over " + master->pod.name);
     run.requeue(HealPhase::Scaling);
     return Next::Stop;
+  }
+  // Sentinel picks from the INFO it cached (refreshed every 10 s): only once it has seen
+  // priority 0 on every replica that goes can it not pick one of them.
+  for (const auto& r : s->replicas) {
+    const RedisNodeView* n = view.redisByIp(r.ip);
+    if (n && !staysAfterScale(run.rc(), *n) && r.slavePriority != 0) {
+      run.action("scale-down waits for " + s->pod.name + " to see replica-priority 0 on " + n->pod.name);
+      run.requeue(HealPhase::Scaling);
+      return Next::Stop;
+    }
   }
   if (!run.changeSentinel(*s, {"SENTINEL", "FAILOVER", std::string(layout::kMasterName)},
                           "SENTINEL FAILOVER (master " + master->pod.name + " goes with the scale-down)")

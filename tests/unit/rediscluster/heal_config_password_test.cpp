@@ -1,0 +1,112 @@
+// spec.config by CONFIG SET (only what differs) and password changes without losing
+// replication or leaking the password.
+#include <gtest/gtest.h>
+
+#include "tests/unit/rediscluster/heal_fixture.h"
+
+namespace kun::test {
+namespace {
+
+std::string configOf(HealWorld& w, const std::string& ip, const std::string& key, const std::string& pw = {}) {
+  auto r = w.admin.command({ip, 6379}, {"CONFIG", "GET", key}, pw);
+  if (!r.ok() || r->elements.size() < 2) return "?";
+  return r->elements[1].str;
+}
+
+TEST(HealConfig, SpecConfigIsAppliedToEveryNodeWithoutRestart) {
+  HealWorld w(Object{{"config", {{"maxmemory", "100mb"}, {"maxmemory-policy", "allkeys-lru"}}}});
+  ASSERT_TRUE(w.converge()) << w.why();
+  std::map<std::string, std::string> runIds;
+  for (const auto& p : w.redisPods) {
+    EXPECT_EQ(configOf(w, p.ip, "maxmemory"), "104857600");
+    EXPECT_EQ(configOf(w, p.ip, "maxmemory-policy"), "allkeys-lru");
+    runIds[p.ip] = w.node(p.name)->runId();
+  }
+  // A change is one CONFIG SET per node, of that parameter only.
+  w.rc.spec.config["maxmemory-policy"] = "volatile-lru";
+  const auto before = w.admin.stateChangingCalls();
+  auto r = w.pass();
+  EXPECT_EQ(w.admin.stateChangingCalls() - before, 3u) << w.allActions();
+  EXPECT_EQ(r.phase, rediscluster::HealPhase::Updating);
+  for (const auto& p : w.redisPods) {
+    EXPECT_EQ(configOf(w, p.ip, "maxmemory-policy"), "volatile-lru");
+    EXPECT_EQ(w.node(p.name)->runId(), runIds[p.ip]);  // no restart
+  }
+}
+
+TEST(HealConfig, ARecreatedPodGetsTheConfigAgain) {
+  HealWorld w(Object{{"config", {{"maxmemory-policy", "allkeys-lfu"}}}});
+  ASSERT_TRUE(w.converge()) << w.why();
+  const std::string master = w.health().masterIP;
+  std::string replica;
+  for (const auto& p : w.redisPods)
+    if (p.ip != master) replica = p.name;
+  w.recreateRedisPod(replica);
+  w.loop.runFor(milliseconds(200));
+  ASSERT_TRUE(w.converge(120)) << w.why();
+  EXPECT_EQ(configOf(w, w.node(replica)->ip(), "maxmemory-policy"), "allkeys-lfu");
+}
+
+TEST(HealConfig, AParameterRedisRefusesAtRuntimeIsReportedNotAnError) {
+  HealWorld w(Object{{"config", {{"databases", "32"}}}});
+  ASSERT_TRUE(w.converge()) << w.why();
+  EXPECT_GE(w.countActions("refused"), 1) << w.allActions();
+}
+
+TEST(HealPassword, AChangeKeepsReplicationAndNeverShowsThePassword) {
+  const std::string oldPw = "old-Secret-1", newPw = "new-Secret-2";
+  HealWorld w(Object{{"password", oldPw}});
+  w.password = oldPw;
+  // The pods were created before the world knew: restart them with auth.conf.
+  for (const auto& p : std::vector<rediscluster::PodInfo>(w.redisPods)) w.recreateRedisPod(p.name);
+  w.loop.runFor(milliseconds(200));
+  ASSERT_TRUE(w.converge()) << w.why() << w.allActions();
+  const std::string master = w.health().masterIP;
+  ASSERT_TRUE(w.admin.command({master, 6379}, {"SET", "before", "1"}, oldPw)->isOk());
+
+  w.rc.spec.password = newPw;
+  w.olderPasswords = {oldPw};
+  EXPECT_NE(w.why().find("older password"), std::string::npos);
+  auto r = w.pass();
+  EXPECT_TRUE(r.status.ok()) << r.status.error().toString();
+  EXPECT_EQ(r.phase, rediscluster::HealPhase::Updating);
+  for (const auto& p : w.redisPods) {
+    auto* n = w.node(p.name);
+    EXPECT_EQ(n->config().str("requirepass"), newPw);
+    EXPECT_EQ(n->config().str("masterauth"), newPw);
+    if (!n->isMaster()) {
+      EXPECT_TRUE(n->masterLinkUp()) << p.name;  // the link never dropped
+    }
+  }
+  // Replicas reconnecting (e.g. after a restart of the master) authenticate with the new one.
+  w.olderPasswords.clear();
+  ASSERT_TRUE(w.converge()) << w.why() << w.allActions();
+  ASSERT_TRUE(w.admin.command({master, 6379}, {"SET", "after", "1"}, newPw)->isOk());
+  w.loop.runFor(milliseconds(100));
+  for (const auto& p : w.redisPods) EXPECT_EQ(w.node(p.name)->data().count("after"), 1u) << p.name;
+  // The sentinels reach the master with it: no one sees it down.
+  w.loop.runFor(seconds(5));
+  EXPECT_TRUE(w.health().healthy) << w.why();
+  const std::string all = w.allActions() + w.why();
+  EXPECT_EQ(all.find(oldPw), std::string::npos);
+  EXPECT_EQ(all.find(newPw), std::string::npos);
+  EXPECT_NE(w.allActions().find("requirepass ***"), std::string::npos);
+  for (const auto& e : w.trace.entries()) {
+    EXPECT_EQ(e.text.find(oldPw), std::string::npos) << e.text;
+    EXPECT_EQ(e.text.find(newPw), std::string::npos) << e.text;
+  }
+}
+
+TEST(HealPassword, AFirstPasswordIsSetOnAClusterWithout) {
+  HealWorld w;
+  ASSERT_TRUE(w.converge()) << w.why();
+  w.rc.spec.password = "first-Secret";
+  w.olderPasswords = {""};
+  (void)w.pass();
+  for (const auto& p : w.redisPods) EXPECT_EQ(w.node(p.name)->config().str("requirepass"), "first-Secret");
+  w.olderPasswords.clear();
+  ASSERT_TRUE(w.converge()) << w.why() << w.allActions();
+}
+
+}  // namespace
+}  // namespace kun::test

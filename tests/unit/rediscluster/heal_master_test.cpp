@@ -1,0 +1,111 @@
+// One master: promotion by offset when there is none, never against Sentinel's own
+// failover, and a second master folded back.
+#include <gtest/gtest.h>
+
+#include "tests/unit/rediscluster/heal_fixture.h"
+
+namespace kun::test {
+namespace {
+
+using rediscluster::HealPhase;
+
+// Healthy, master on pod 0; writes that pod 1 missed (it was cut off) and pod 2 has; then
+// every sentinel pod and the master pod are gone, so no Sentinel can fail over.
+struct LostMaster {
+  explicit LostMaster(rediscluster::HealOptions o = {}) {
+    w.options = o;
+    ok = w.converge();
+    if (!ok) return;
+    masterIp = w.health().masterIP;
+    // Pod 1 lost its master before the writes (it follows an address that is gone).
+    (void)w.admin.command(w.redisEp(1), {"REPLICAOF", "10.0.0.99", "6379"});
+    for (int i = 0; i < 20; ++i)
+      (void)w.admin.command({masterIp, 6379}, {"SET", "k" + std::to_string(i), "v"});
+    w.loop.runFor(milliseconds(100));
+    for (auto p : std::vector<rediscluster::PodInfo>(w.sentinelPods)) w.deleteSentinelPod(p.name);
+    w.deleteRedisPod(w.redisPod(0)->name);
+    w.loop.runFor(milliseconds(100));
+  }
+  HealWorld w;
+  bool ok = false;
+  std::string masterIp;
+};
+
+TEST(HealMaster, NoMasterPromotesTheReplicaWithTheHighestOffset) {
+  LostMaster c;
+  ASSERT_TRUE(c.ok) << c.w.why();
+  ASSERT_EQ(c.w.redisPod(0), nullptr);
+  auto v = c.w.view();
+  ASSERT_TRUE(v.masters().empty());
+  ASSERT_GT(v.redisByIp(c.w.redisPod(2)->ip)->offset(), v.redisByIp(c.w.redisPod(1)->ip)->offset());
+  auto r = c.w.pass();
+  EXPECT_TRUE(r.status.ok());
+  EXPECT_EQ(r.phase, HealPhase::Recovering);
+  auto* promoted = c.w.node(c.w.redisPod(2)->name);
+  EXPECT_TRUE(promoted->isMaster()) << c.w.allActions();
+  EXPECT_EQ(promoted->data().count("k19"), 1u);
+  // The other replica follows it in the same pass.
+  EXPECT_EQ(c.w.node(c.w.redisPod(1)->name)->masterHost(), c.w.redisPod(2)->ip);
+}
+
+TEST(HealMaster, PromoteOldestForTestPutsBackTheOldestPodRule) {
+  rediscluster::HealOptions o;
+  o.promoteOldestForTest = true;
+  LostMaster c(o);
+  ASSERT_TRUE(c.ok) << c.w.why();
+  (void)c.w.pass();
+  EXPECT_TRUE(c.w.node(c.w.redisPod(1)->name)->isMaster()) << c.w.allActions();
+}
+
+TEST(HealMaster, LeavesAFailoverToSentinelWhileItCanStillDoIt) {
+  HealWorld w;
+  ASSERT_TRUE(w.converge()) << w.why();
+  const std::string old = w.health().masterIP;
+  w.deleteRedisPod(w.redisPod(0)->name);
+  w.loop.runFor(milliseconds(100));
+  const auto before = w.admin.stateChangingCalls();
+  auto r = w.pass();
+  EXPECT_EQ(w.admin.stateChangingCalls(), before) << w.allActions();
+  ASSERT_TRUE(r.requeueAfter.has_value());
+  EXPECT_EQ(r.phase, HealPhase::Recovering);
+  w.addRedisPod(0);  // the StatefulSet re-creates the pod, at a new IP
+  ASSERT_TRUE(w.converge()) << w.why() << w.allActions();
+  EXPECT_NE(w.health().masterIP, old);
+  EXPECT_EQ(w.countActions("promoted to master (no master)"), 0) << w.allActions();
+}
+
+TEST(HealMaster, DoesNothingWhileASentinelFailoverIsInProgress) {
+  HealWorld w;
+  ASSERT_TRUE(w.converge()) << w.why();
+  w.node(w.redisPod(0)->name)->crash();
+  auto failingOver = [&] {
+    for (auto* s : w.sim.sentinels())
+      if (s->failoverInProgress("mymaster")) return true;
+    return false;
+  };
+  ASSERT_TRUE(w.loop.runUntil(failingOver, w.loop.now() + seconds(20)));
+  const auto before = w.admin.stateChangingCalls();
+  auto r = w.pass();
+  EXPECT_EQ(w.admin.stateChangingCalls(), before) << w.allActions();
+  EXPECT_EQ(r.stateChangingCommands, 0);
+  ASSERT_TRUE(r.requeueAfter.has_value());
+  EXPECT_EQ(r.phase, HealPhase::Recovering);
+  EXPECT_NE(w.allActions().find("failover in progress"), std::string::npos);
+}
+
+TEST(HealMaster, ASecondMasterBecomesAReplicaOfTheOneSentinelNames) {
+  HealWorld w;
+  ASSERT_TRUE(w.converge()) << w.why();
+  const std::string master = w.health().masterIP;
+  ASSERT_TRUE(w.admin.command(w.redisEp(2), {"REPLICAOF", "NO", "ONE"}).ok());
+  auto v = w.view();
+  EXPECT_EQ(v.masters().size(), 2u);
+  EXPECT_FALSE(rediscluster::assessHealth(w.rc, v).healthy);
+  (void)w.pass();
+  EXPECT_EQ(w.node(w.redisPod(2)->name)->masterHost(), master) << w.allActions();
+  ASSERT_TRUE(w.converge()) << w.why();
+  EXPECT_EQ(w.health().masterIP, master);
+}
+
+}  // namespace
+}  // namespace kun::test

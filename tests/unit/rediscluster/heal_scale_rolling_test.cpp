@@ -1,0 +1,129 @@
+// Scale-down never removes the master; a rolling restart replaces replicas first, each in
+// sync before the next, and moves the master away before its pod goes.
+#include <gtest/gtest.h>
+
+#include "tests/unit/rediscluster/heal_fixture.h"
+
+namespace kun::test {
+namespace {
+
+// Converged with the master on the pod of the highest ordinal (it had the data).
+void masterOnLastPod(HealWorld& w) {
+  const std::int32_t last = w.rc.spec.size - 1;
+  w.deleteRedisPod(w.redisPod(last)->name);
+  redissim::RedisDisk disk;
+  disk.rdb = redissim::Dataset{{"k", "v"}};
+  disk.rdbReplId = "abcdefabcdefabcdefabcdefabcdefabcdefabcd";
+  disk.rdbReplOffset = 1000;
+  w.addRedisPod(last, disk);
+  w.loop.runFor(milliseconds(200));
+}
+
+TEST(HealScale, ScaleDownFailsTheMasterOverBeforeItsPodGoes) {
+  HealWorld w(Object{{"size", 5}});
+  masterOnLastPod(w);
+  ASSERT_TRUE(w.converge(120)) << w.why();
+  ASSERT_EQ(w.health().masterIP, w.redisPod(4)->ip);
+  w.rc.spec.size = 3;
+  EXPECT_EQ(rediscluster::redisReplicasToKeep(w.rc, w.view()), 5);
+  bool removedMaster = false;
+  // The StatefulSet follows redisReplicasToKeep (the reconciler passes it to Ensure).
+  w.onPass = [&](const rediscluster::HealReport&) {
+    const auto keep = rediscluster::redisReplicasToKeep(w.rc, w.view());
+    for (const auto& p : std::vector<rediscluster::PodInfo>(w.redisPods)) {
+      if (p.ordinal < keep) continue;
+      if (w.node(p.name) && w.node(p.name)->isMaster()) removedMaster = true;
+      w.deleteRedisPod(p.name);
+    }
+  };
+  ASSERT_TRUE(w.converge(150)) << w.why() << w.allActions();
+  EXPECT_FALSE(removedMaster);
+  EXPECT_EQ(w.redisPods.size(), 3u);
+  EXPECT_EQ(w.countActions("SENTINEL FAILOVER"), 1) << w.allActions();
+  EXPECT_EQ(w.node(w.redisPod(0)->name)->data().count("k"), 1u);
+}
+
+TEST(HealScale, ScaleUpPodsJoinAsReplicas) {
+  HealWorld w;
+  ASSERT_TRUE(w.converge()) << w.why();
+  const std::string master = w.health().masterIP;
+  w.rc.spec.size = 5;
+  w.addRedisPod(3);
+  w.addRedisPod(4);
+  w.loop.runFor(milliseconds(200));
+  auto r = w.pass();
+  EXPECT_EQ(r.phase, rediscluster::HealPhase::Recovering);
+  ASSERT_TRUE(w.converge(120)) << w.why() << w.allActions();
+  EXPECT_EQ(w.health().masterIP, master);
+  EXPECT_EQ(w.countActions("SENTINEL RESET"), 0) << w.allActions();
+}
+
+struct Rolling {
+  explicit Rolling(rediscluster::HealOptions o = {}) {
+    w.options = o;
+    ok = w.converge();
+    if (!ok) return;
+    firstMaster = w.health().masterIP;
+    w.revision = w.updateRevision = "redis-cluster-test-r2";
+    w.onPass = [this](const rediscluster::HealReport&) {
+      for (std::size_t i = seen; i < w.kube.deleted.size(); ++i) {
+        const std::string& name = w.kube.deleted[i];
+        auto* n = w.node(name);
+        Deletion d{name, n && n->isMaster(), 0};
+        for (const auto& p : w.redisPods)
+          if (auto* o = w.node(p.name); o && p.name != name && !o->isMaster() && !o->masterLinkUp()) ++d.othersOutOfSync;
+        deletions.push_back(d);
+        w.recreateRedisPod(name);
+      }
+      seen = w.kube.deleted.size();
+    };
+  }
+  struct Deletion {
+    std::string pod;
+    bool wasMaster;
+    int othersOutOfSync;
+  };
+  HealWorld w;
+  bool ok = false;
+  std::string firstMaster;
+  std::size_t seen = 0;
+  std::vector<Deletion> deletions;
+};
+
+TEST(HealRolling, ReplicasFirstEachInSyncThenTheMasterMovesAway) {
+  Rolling c;
+  ASSERT_TRUE(c.ok) << c.w.why();
+  // Healthy, but on the old revision: heal rolls.
+  ASSERT_TRUE(c.w.health().healthy) << c.w.why();
+  for (int i = 0; i < 200 && c.deletions.size() < 3; ++i) {
+    auto r = c.w.pass();
+    c.w.onPass(r);
+    c.w.loop.runFor(r.requeueAfter.value_or(seconds(1)));
+  }
+  ASSERT_TRUE(c.w.converge(200)) << c.w.why() << c.w.allActions();
+  ASSERT_EQ(c.deletions.size(), 3u) << c.w.allActions();
+  for (const auto& d : c.deletions) {
+    EXPECT_FALSE(d.wasMaster) << d.pod;
+    EXPECT_EQ(d.othersOutOfSync, 0) << d.pod;
+  }
+  EXPECT_EQ(c.w.countActions("SENTINEL FAILOVER"), 1) << c.w.allActions();
+  for (const auto& p : c.w.redisPods) EXPECT_EQ(p.revision, "redis-cluster-test-r2");
+  EXPECT_NE(c.w.health().masterIP, c.firstMaster);
+  // Done: the next pass deletes nothing and changes nothing.
+  auto r = c.w.pass();
+  EXPECT_FALSE(r.changed()) << c.w.allActions();
+}
+
+TEST(HealRolling, RestartMasterBeforeSyncForTestDeletesTheMasterFirst) {
+  rediscluster::HealOptions o;
+  o.restartMasterBeforeSyncForTest = true;
+  Rolling c(o);
+  ASSERT_TRUE(c.ok) << c.w.why();
+  auto r = c.w.pass();
+  c.w.onPass(r);
+  ASSERT_FALSE(c.deletions.empty()) << c.w.allActions();
+  EXPECT_TRUE(c.deletions.front().wasMaster);
+}
+
+}  // namespace
+}  // namespace kun::test
