@@ -5,5 +5,7 @@ namespace kun::cli {
 
 int demoStatefulSet(int argc, char** argv);  // demo: a StatefulSet heals after pod deletions
 int failoverTiming(int argc, char** argv);   // failover-timing: see failover_timing.h
+int runScenarioCommand(int argc, char** argv);  // run: a scenario file in the simulator
+int replayScenario(int argc, char** argv);      // replay: a file `prop` wrote, with its seed
 
 }  // namespace kun::cli

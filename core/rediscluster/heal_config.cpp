@@ -5,51 +5,14 @@
 // "100mb" in the spec equals Redis' "104857600" and a healthy cluster gets no SET.
 // A parameter Redis refuses at runtime (immutable, unknown) is reported, not retried as
 // an error: it applies from redis.conf when the pod next restarts.
-#include <cctype>
-#include <charconv>
 #include <map>
-#include <sstream>
 
+#include "core/rediscluster/config_values.h"
 #include "core/rediscluster/heal_run.h"
 
 namespace kun::rediscluster::healstep {
 
 namespace {
-
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-// "1gb" -> "1073741824", "10k" -> "10000"; anything else unchanged.
-std::string bytes(const std::string& tok) {
-  std::size_t digits = 0;
-  while (digits < tok.size() && std::isdigit(static_cast<unsigned char>(tok[digits]))) ++digits;
-  if (digits == 0 || digits == tok.size()) return tok;
-  static const std::map<std::string, std::int64_t> kUnits = {
-      {"k", 1000}, {"kb", 1024}, {"m", 1000 * 1000}, {"mb", 1024 * 1024},
-      {"g", 1000LL * 1000 * 1000}, {"gb", 1024LL * 1024 * 1024}};
-  auto unit = kUnits.find(tok.substr(digits));
-  if (unit == kUnits.end()) return tok;
-  std::int64_t n = 0;
-  auto [p, ec] = std::from_chars(tok.data(), tok.data() + digits, n);
-  if (ec != std::errc()) return tok;
-  return std::to_string(n * unit->second);
-}
-
-std::string normalized(const std::string& value) {
-  std::istringstream in(lower(value));
-  std::string tok, out;
-  while (in >> tok) out += (out.empty() ? "" : " ") + bytes(tok);
-  return out;
-}
-
-// Redis 7 calls slave-* replica-*; CONFIG GET may answer under either name.
-std::string otherSpelling(const std::string& key) {
-  if (key.rfind("slave", 0) == 0) return "replica" + key.substr(5);
-  if (key.rfind("replica", 0) == 0) return "slave" + key.substr(7);
-  return {};
-}
 
 Result<std::map<std::string, std::string>> configGet(HealRun& run, const RedisNodeView& n,
                                                      const std::vector<std::string>& keys) {
@@ -59,7 +22,7 @@ Result<std::map<std::string, std::string>> configGet(HealRun& run, const RedisNo
   if (!reply.ok()) return reply.error();
   std::map<std::string, std::string> out;
   const auto& e = reply->elements;
-  for (std::size_t i = 0; i + 1 < e.size(); i += 2) out[lower(e[i].str)] = e[i + 1].str;
+  for (std::size_t i = 0; i + 1 < e.size(); i += 2) out[lowerCase(e[i].str)] = e[i + 1].str;
   return out;
 }
 
@@ -73,9 +36,9 @@ void healNode(HealRun& run, const RedisNodeView& n, const std::map<std::string, 
   }
   for (const auto& [key, value] : want) {
     auto it = have->find(key);
-    if (it == have->end()) it = have->find(otherSpelling(key));
+    if (it == have->end()) it = have->find(otherConfigSpelling(key));
     if (it == have->end()) continue;  // this Redis has no such parameter: nothing to set
-    if (normalized(it->second) == normalized(value)) continue;
+    if (sameConfigValue(it->second, value)) continue;
     const bool secret = key == "masterauth";
     run.phase(HealPhase::Updating);
     ++run.report.stateChangingCommands;
@@ -94,7 +57,7 @@ void healNode(HealRun& run, const RedisNodeView& n, const std::map<std::string, 
 
 Next healConfig(HealRun& run) {
   std::map<std::string, std::string> want;
-  for (const auto& [k, v] : run.rc().spec.config) want[lower(k)] = v;
+  for (const auto& [k, v] : run.rc().spec.config) want[lowerCase(k)] = v;
   want["masterauth"] = run.password();
   for (const auto& n : run.view().redis) {
     if (!n.reachable || n.pod.terminating) continue;

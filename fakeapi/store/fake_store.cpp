@@ -79,6 +79,7 @@ Result<FakeStore::Target> FakeStore::resolve(const Resource& r) {
 
 std::optional<Error> FakeStore::injectFault(StoreVerb verb, const Resource& r, bool& afterCommit) {
   afterCommit = false;
+  if (faultBypass_ > 0) return std::nullopt;
   auto d = faults_.onCall(verb, r, loop_.now());
   if (!d) return std::nullopt;
   if (trace_)

@@ -112,6 +112,18 @@ class FakeStore final : public KubeClient, private store::GcHost {
 
   // --- beyond the seam ---
   FaultHook& faults() { return faults_; }
+  // While a bypass is held, calls skip the fault hook entirely (no injected error, no draw
+  // from its random stream): how the harness reads the world without changing the run.
+  class FaultBypass {
+   public:
+    explicit FaultBypass(FakeStore& s) : s_(s) { ++s_.faultBypass_; }
+    ~FaultBypass() { --s_.faultBypass_; }
+    FaultBypass(const FaultBypass&) = delete;
+    FaultBypass& operator=(const FaultBypass&) = delete;
+
+   private:
+    FakeStore& s_;
+  };
   std::string resourceVersion() const { return std::to_string(rv_); }
   // Every resource version served now (built-ins, then custom resources), for discovery.
   std::vector<Resource> resources() const { return registry_.served(); }
@@ -185,6 +197,7 @@ class FakeStore final : public KubeClient, private store::GcHost {
   Trace* trace_;
   FakeStoreOptions options_;
   FaultHook faults_;
+  int faultBypass_ = 0;
   store::NameGenerator names_;
   store::ResourceRegistry registry_;
   store::UidIndex uids_;

@@ -1,0 +1,53 @@
+#include "core/kube/forwarding_client.h"
+
+namespace kun {
+
+Result<Object> ForwardingClient::get(const Resource& r, std::string_view ns, std::string_view name) {
+  return around(false, [&] { return inner_.get(r, ns, name); });
+}
+
+Result<ObjectList> ForwardingClient::list(const Resource& r, std::string_view ns, const ListOptions& opts) {
+  return around(false, [&] { return inner_.list(r, ns, opts); });
+}
+
+Result<Object> ForwardingClient::create(const Resource& r, const Object& obj) {
+  return around(true, [&] { return inner_.create(r, obj); });
+}
+
+Result<Object> ForwardingClient::update(const Resource& r, const Object& obj) {
+  return around(true, [&] { return inner_.update(r, obj); });
+}
+
+Result<Object> ForwardingClient::updateStatus(const Resource& r, const Object& obj) {
+  return around(true, [&] { return inner_.updateStatus(r, obj); });
+}
+
+Result<Object> ForwardingClient::patch(const Resource& r, std::string_view ns, std::string_view name,
+                                       const Object& mergePatch) {
+  return around(true, [&] { return inner_.patch(r, ns, name, mergePatch); });
+}
+
+Status ForwardingClient::remove(const Resource& r, std::string_view ns, std::string_view name,
+                                const DeleteOptions& opts) {
+  return around(true, [&] { return inner_.remove(r, ns, name, opts); });
+}
+
+Result<std::unique_ptr<Watch>> ForwardingClient::watch(const Resource& r, std::string_view ns,
+                                                       const WatchOptions& opts, WatchHandler onEvent,
+                                                       WatchClosedHandler onClosed) {
+  return around(false, [&] { return inner_.watch(r, ns, opts, std::move(onEvent), std::move(onClosed)); });
+}
+
+Result<ObjectPtr> ForwardingClient::getShared(const Resource& r, std::string_view ns, std::string_view name) {
+  return around(false, [&] { return inner_.getShared(r, ns, name); });
+}
+
+Result<ObjectPtr> ForwardingClient::updateShared(const Resource& r, Object obj) {
+  return around(true, [&] { return inner_.updateShared(r, std::move(obj)); });
+}
+
+Result<ObjectPtr> ForwardingClient::updateStatusShared(const Resource& r, Object obj) {
+  return around(true, [&] { return inner_.updateStatusShared(r, std::move(obj)); });
+}
+
+}  // namespace kun

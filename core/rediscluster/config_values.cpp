@@ -1,0 +1,52 @@
+#include "core/rediscluster/config_values.h"
+
+#include <cctype>
+#include <charconv>
+#include <map>
+#include <sstream>
+
+namespace kun::rediscluster {
+
+namespace {
+
+// "1gb" -> "1073741824", "10k" -> "10000"; anything else unchanged.
+std::string bytes(const std::string& tok) {
+  std::size_t digits = 0;
+  while (digits < tok.size() && std::isdigit(static_cast<unsigned char>(tok[digits]))) ++digits;
+  if (digits == 0 || digits == tok.size()) return tok;
+  static const std::map<std::string, std::int64_t> kUnits = {
+      {"k", 1000}, {"kb", 1024}, {"m", 1000 * 1000}, {"mb", 1024 * 1024},
+      {"g", 1000LL * 1000 * 1000}, {"gb", 1024LL * 1024 * 1024}};
+  auto unit = kUnits.find(tok.substr(digits));
+  if (unit == kUnits.end()) return tok;
+  std::int64_t n = 0;
+  auto [p, ec] = std::from_chars(tok.data(), tok.data() + digits, n);
+  if (ec != std::errc()) return tok;
+  return std::to_string(n * unit->second);
+}
+
+}  // namespace
+
+std::string lowerCase(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::string normalizedConfigValue(const std::string& value) {
+  std::istringstream in(lowerCase(value));
+  std::string tok, out;
+  while (in >> tok) out += (out.empty() ? "" : " ") + bytes(tok);
+  return out;
+}
+
+std::string otherConfigSpelling(const std::string& key) {
+  if (key.rfind("slave", 0) == 0) return "replica" + key.substr(5);
+  if (key.rfind("replica", 0) == 0) return "slave" + key.substr(7);
+  return {};
+}
+
+bool sameConfigValue(const std::string& a, const std::string& b) {
+  return normalizedConfigValue(a) == normalizedConfigValue(b);
+}
+
+}  // namespace kun::rediscluster

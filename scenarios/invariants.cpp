@@ -1,0 +1,183 @@
+#include "scenarios/invariants.h"
+
+#include <set>
+
+#include <fmt/format.h>
+
+#include "core/kube/resource.h"
+#include "core/rediscluster/config_values.h"
+#include "core/rediscluster/labels.h"
+#include "core/rediscluster/names.h"
+#include "scenarios/scenario_world.h"
+
+namespace kun::scenario {
+
+using rediscluster::ClusterView;
+
+const std::vector<InvariantInfo>& invariantCatalog() {
+  using P = InvariantPhase;
+  static const std::vector<InvariantInfo> all{
+      {inv::kSingleWritableMaster, P::Safety,
+       "at most one redis node accepts writes as master, except for the Sentinel split-brain window: while a "
+       "partition or hang is active, and for down-after + 10 s after a node comes back"},
+      {inv::kNoUnexplainedWriteLoss, P::Safety,
+       "an acknowledged write is missing from the master only when a fault that makes real Sentinel lose writes "
+       "(a kill, hang, failure or partition of redis, a node or zone failure) began after it was acknowledged; "
+       "lost writes are counted per such cause"},
+      {inv::kReplicasFollowMaster, P::Liveness,
+       "every redis node other than the master is its replica with the link up and no sync running"},
+      {inv::kSentinelsAgree, P::Liveness, "every sentinel names the same master, and it is the master"},
+      {inv::kSentinelListsExact, P::Liveness,
+       "every sentinel knows exactly the current replicas and the other sentinels: no stale entry for a gone or "
+       "reused address"},
+      {inv::kConfigApplied, P::Liveness, "every redis node runs with spec.config (as CONFIG GET reports it)"},
+      {inv::kSpecMatches, P::Liveness,
+       "the StatefulSets have spec.size and spec.sentinel.replicas replicas and the spec's images"},
+      {inv::kStatusTruthful, P::Liveness,
+       "status says Healthy and names the master that the world has (status.masterIP)"},
+      {inv::kNoOrphans, P::Liveness,
+       "after a RedisCluster is deleted nothing it owned remains (PVCs only with keepAfterDeletion)"},
+      {inv::kOperatorQuiet, P::Liveness,
+       "once healthy, the operator makes no API writes and sends no state-changing Redis command"},
+      {inv::kEventualHealth, P::Liveness,
+       "after the last fault ends the cluster is Healthy within a bound derived from the Sentinel settings"},
+  };
+  return all;
+}
+
+const InvariantInfo* findInvariant(std::string_view name) {
+  for (const auto& i : invariantCatalog())
+    if (i.name == name) return &i;
+  return nullptr;
+}
+
+Duration splitBrainBound(std::int64_t downAfterMs) { return milliseconds(downAfterMs) + seconds(10); }
+
+Duration healBound(std::int64_t downAfterMs, std::int64_t failoverTimeoutMs) {
+  return 2 * milliseconds(downAfterMs + failoverTimeoutMs) + seconds(120);
+}
+
+std::vector<std::string> writableMasters(const ClusterView& view) {
+  std::vector<std::string> out;
+  for (const auto* m : view.masters()) out.push_back(m->pod.ip);
+  return out;
+}
+
+std::optional<std::string> checkReplicasFollowMaster(const ClusterView& view, const std::string& masterIp) {
+  if (masterIp.empty()) return "no single master";
+  for (const auto& n : view.redis) {
+    if (n.pod.ip == masterIp) continue;
+    if (!n.reachable) return n.pod.name + " unreachable";
+    if (!n.isReplica() || n.replication.masterHost != masterIp)
+      return fmt::format("{} is {} (master host '{}'), not a replica of {}", n.pod.name, n.replication.role,
+                         n.replication.masterHost, masterIp);
+    if (!n.inSync()) return n.pod.name + " is not in sync with the master";
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> checkSentinelsAgree(const ClusterView& view) {
+  std::set<std::string> named;
+  for (const auto& s : view.sentinels) {
+    if (!s.reachable || !s.monitoring) return s.pod.name + " does not monitor the master";
+    named.insert(s.master.ip);
+  }
+  if (named.size() > 1) {
+    std::string list;
+    for (const auto& ip : named) list += (list.empty() ? "" : ", ") + ip;
+    return "sentinels name different masters: " + list;
+  }
+  if (named.size() == 1) {
+    const auto* m = view.redisByIp(*named.begin());
+    if (!m || !m->isMaster()) return "the sentinels name " + *named.begin() + ", which is not a master";
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> checkSentinelListsExact(const api::RedisCluster& rc, const ClusterView& view) {
+  std::set<std::string> redisIps, sentinelIps;
+  for (const auto& n : view.redis) redisIps.insert(n.pod.ip);
+  for (const auto& s : view.sentinels) sentinelIps.insert(s.pod.ip);
+  for (const auto& s : view.sentinels) {
+    if (!s.monitoring) return s.pod.name + " does not monitor the master";
+    if (static_cast<int>(s.replicas.size()) != rc.spec.size - 1)
+      return fmt::format("{} lists {} replicas, want {}", s.pod.name, s.replicas.size(), rc.spec.size - 1);
+    for (const auto& r : s.replicas)
+      if (!redisIps.count(r.ip)) return fmt::format("{} lists replica {}, which is no pod of the cluster", s.pod.name, r.ip);
+    if (static_cast<int>(s.peers.size()) != rc.spec.sentinel.replicas - 1)
+      return fmt::format("{} knows {} other sentinels, want {}", s.pod.name, s.peers.size(),
+                         rc.spec.sentinel.replicas - 1);
+    for (const auto& p : s.peers)
+      if (!sentinelIps.count(p.ip) || p.ip == s.pod.ip)
+        return fmt::format("{} knows sentinel {}, which is no other sentinel pod", s.pod.name, p.ip);
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> checkConfigApplied(ScenarioWorld& w, const api::RedisCluster& rc, const ClusterView& view) {
+  if (rc.spec.config.empty()) return std::nullopt;
+  for (const auto& n : view.redis) {
+    if (!n.reachable) return n.pod.name + " unreachable";
+    for (const auto& [key, want] : rc.spec.config) {
+      auto r = w.harnessAdmin().command({n.pod.ip, 6379}, {"CONFIG", "GET", key}, rc.spec.password);
+      if (!r || r->type != RedisReply::Type::Array) return n.pod.name + ": CONFIG GET " + key + " failed";
+      if (r->elements.size() < 2) continue;  // a parameter this Redis does not have
+      if (!rediscluster::sameConfigValue(r->elements[1].str, want))
+        return fmt::format("{}: {} is '{}', spec says '{}'", n.pod.name, key, r->elements[1].str, want);
+    }
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+std::optional<std::string> checkStatefulSet(ScenarioWorld& w, const std::string& ns, const std::string& name,
+                                            std::int32_t replicas, const std::string& image) {
+  auto sts = w.harnessClient().get(res::statefulsets, ns, name);
+  if (!sts) return "StatefulSet " + name + " is missing";
+  const auto have = sts->value("/spec/replicas"_json_pointer, -1);
+  if (have != replicas) return fmt::format("StatefulSet {} has {} replicas, spec says {}", name, have, replicas);
+  const auto& containers = (*sts)["spec"]["template"]["spec"]["containers"];
+  if (!containers.is_array() || containers.empty()) return "StatefulSet " + name + " has no containers";
+  const std::string got = containers[0].value("image", "");
+  if (got != image) return fmt::format("StatefulSet {} runs image {}, spec says {}", name, got, image);
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> checkSpecMatches(ScenarioWorld& w, const api::RedisCluster& rc) {
+  if (auto v = checkStatefulSet(w, rc.namespaceOf(), rediscluster::names::redis(rc.name()), rc.spec.size, rc.spec.image))
+    return v;
+  return checkStatefulSet(w, rc.namespaceOf(), rediscluster::names::sentinel(rc.name()), rc.spec.sentinel.replicas,
+                          rc.spec.sentinel.image);
+}
+
+std::optional<std::string> checkStatusTruthful(const api::RedisCluster& rc, const rediscluster::Health& health) {
+  bool healthy = false;
+  for (const auto& c : rc.status.conditions)
+    if (c.type == "Healthy") healthy = c.status == "True";
+  if (health.healthy != healthy)
+    return fmt::format("status says Healthy={}, the world is {}", healthy ? "True" : "False",
+                       health.healthy ? "healthy" : "not healthy");
+  if (rc.status.masterIP != health.masterIP)
+    return fmt::format("status.masterIP is '{}', the master is '{}'", rc.status.masterIP, health.masterIP);
+  return std::nullopt;
+}
+
+std::optional<std::string> checkNoOrphans(ScenarioWorld& w, const std::string& ns, const std::string& cluster,
+                                          bool keepPvcs) {
+  const Resource* kinds[] = {&res::statefulsets, &res::services,  &res::configmaps, &res::secrets,
+                             &res::pods,         &res::poddisruptionbudgets, &res::persistentvolumeclaims};
+  for (const Resource* r : kinds) {
+    if (keepPvcs && r == &res::persistentvolumeclaims) continue;
+    for (auto c : {rediscluster::Component::Redis, rediscluster::Component::Sentinel}) {
+      auto l = w.harnessClient().list(*r, ns, ListOptions{rediscluster::selectorString(cluster, c), {}});
+      if (l && !l->items.empty())
+        return fmt::format("{} {} of the deleted cluster remains", r->groupResource(), meta::name(l->items[0]));
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace kun::scenario

@@ -1,0 +1,196 @@
+#include "scenarios/scenario_parse.h"
+
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "chaos/faults/duration_text.h"
+#include "scenarios/fault_yaml.h"
+#include "scenarios/scenario_conditions.h"
+#include "scenarios/yaml_fields.h"
+#include "scenarios/yaml_json.h"
+
+namespace kun::scenario {
+
+namespace {
+
+constexpr std::string_view kStepKinds = "apply, patch, fault, write, read, waitFor, assert or sleep";
+
+std::string conditionList() {
+  std::string out;
+  for (auto c : conditionNames()) out += (out.empty() ? "" : ", ") + std::string(c);
+  return out;
+}
+
+Result<Object> parseManifest(const YAML::Node& n, const YamlPlace& where) {
+  if (!n.IsMap()) return yamlError(where, "a Kubernetes object (a mapping)", describeNode(n));
+  Object obj = yamlToJson(n);
+  for (const char* key : {"apiVersion", "kind"})
+    if (!obj.contains(key) || !obj[key].is_string())
+      return yamlError(where.child(key, n[key]), "a string", describeNode(n[key]));
+  if (!obj["metadata"].is_object() || !obj["metadata"].contains("name") || !obj["metadata"]["name"].is_string())
+    return yamlError(where.child("metadata.name", n["metadata"]), "the object's name", "nothing");
+  return obj;
+}
+
+// map[key], or a null node when the key is absent (yaml-cpp's own answer for an absent key
+// is an invalid node, which throws when asked its type).
+YAML::Node present(const YAML::Node& map, const std::string& key) {
+  const YAML::Node n = map[key];
+  return n.IsDefined() ? n : YAML::Node();
+}
+
+Result<std::string> conditionOf(const YAML::Node& n, const YamlPlace& where) {
+  // A YAML::Node is a reference: assigning to one that aliases n would overwrite n, so
+  // the condition node is chosen at construction.
+  const YAML::Node cn = n.IsMap() ? n["condition"] : n;
+  const YamlPlace place = n.IsMap() ? where.child("condition", cn) : where;
+  if (!cn.IsDefined() || !cn.IsScalar()) return yamlError(place, "a condition (" + conditionList() + ")", describeNode(cn));
+  if (!isCondition(cn.Scalar())) return yamlError(place, "one of " + conditionList(), describeNode(cn));
+  return cn.Scalar();
+}
+
+Result<Step> parseStep(const YAML::Node& n, const YamlPlace& where) {
+  if (!n.IsMap() || n.size() != 1)
+    return yamlError(where, fmt::format("a mapping with one key: {}", kStepKinds), describeNode(n));
+  const auto key = n.begin()->first.as<std::string>();
+  const YAML::Node body = n.begin()->second;
+  const YamlPlace at = where.child(key, n.begin()->first);
+  Step s;
+  s.line = at.line;
+  if (key == "apply") {
+    s.kind = StepKind::Apply;
+    auto m = parseManifest(body, at);
+    if (!m) return m.error();
+    s.manifest = std::move(*m);
+  } else if (key == "patch") {
+    s.kind = StepKind::Patch;
+    if (auto st = expectMap(body, at); !st) return st.error();
+    if (auto st = onlyKeys(body, at, {"cluster", "patch"}); !st) return st.error();
+    auto c = optString(body, "cluster", at);
+    if (!c) return c.error();
+    s.cluster = c->value_or("");
+    if (!body["patch"].IsMap()) return yamlError(at.child("patch", body["patch"]), "a merge patch (a mapping)", describeNode(body["patch"]));
+    s.patch = yamlToJson(body["patch"]);
+  } else if (key == "fault") {
+    s.kind = StepKind::Fault;
+    auto f = parseFault(body, at, false);
+    if (!f) return f.error();
+    s.fault = std::move(*f);
+  } else if (key == "write" || key == "read") {
+    s.kind = key == "write" ? StepKind::Write : StepKind::Read;
+    if (auto st = expectMap(body, at); !st) return st.error();
+    if (auto st = onlyKeys(body, at, {"keys", "prefix"}); !st) return st.error();
+    auto k = required(optInt(body, "keys", at, 1, 1'000'000), at, "keys", "how many keys (1..1000000)");
+    if (!k) return k.error();
+    s.keys = static_cast<int>(*k);
+    auto p = optString(body, "prefix", at);
+    if (!p) return p.error();
+    if (*p) s.prefix = **p;
+  } else if (key == "waitFor") {
+    s.kind = StepKind::WaitFor;
+    if (auto st = expectMap(body, at); !st) return st.error();
+    if (auto st = onlyKeys(body, at, {"condition", "timeout"}); !st) return st.error();
+    auto c = conditionOf(body, at);
+    if (!c) return c.error();
+    s.condition = *c;
+    auto t = required(optDuration(body, "timeout", at), at, "timeout", "a timeout such as 2m");
+    if (!t) return t.error();
+    if (*t <= Duration{0}) return yamlError(at.child("timeout", body["timeout"]), "a timeout > 0", describeNode(body["timeout"]));
+    s.timeout = *t;
+  } else if (key == "assert") {
+    s.kind = StepKind::Assert;
+    if (body.IsMap())
+      if (auto st = onlyKeys(body, at, {"condition"}); !st) return st.error();
+    auto c = conditionOf(body, at);
+    if (!c) return c.error();
+    s.condition = *c;
+  } else if (key == "sleep") {
+    s.kind = StepKind::Sleep;
+    constexpr std::string_view what = "a duration > 0 such as 500ms, 30s, 2m or 1h";
+    const auto d = body.IsScalar() ? chaos::parseDuration(body.Scalar()) : std::nullopt;
+    if (!d || *d <= Duration{0}) return yamlError(at, what, describeNode(body));
+    s.duration = *d;
+  } else {
+    return yamlError(at, std::string("a step: ") + std::string(kStepKinds), "\"" + key + "\"");
+  }
+  return s;
+}
+
+Result<Scenario> parseRoot(const YAML::Node& root, const std::string& file) {
+  const YamlPlace top{file, "", 1};
+  if (!root.IsMap()) return yamlError(top, "a mapping with name, manifests and steps", describeNode(root));
+  if (auto s = onlyKeys(root, top, {"name", "description", "seed", "world", "manifests", "schedule", "steps"}); !s)
+    return s.error();
+  Scenario sc;
+  sc.file = file;
+  auto name = required(optString(root, "name", top), top, "name", "the scenario's name");
+  if (!name) return name.error();
+  sc.name = *name;
+  auto desc = optString(root, "description", top);
+  if (!desc) return desc.error();
+  sc.description = desc->value_or("");
+  auto seed = optInt(root, "seed", top, 0, std::numeric_limits<std::int64_t>::max());
+  if (!seed) return seed.error();
+  if (*seed) sc.seed = static_cast<std::uint64_t>(**seed);
+
+  if (const auto w = root["world"]; w.IsDefined()) {
+    const auto place = top.child("world", w);
+    if (auto s = expectMap(w, place); !s) return s.error();
+    if (auto s = onlyKeys(w, place, {"nodes", "zones"}); !s) return s.error();
+    auto nodes = optInt(w, "nodes", place, 1, 100);
+    if (!nodes) return nodes.error();
+    auto zones = optInt(w, "zones", place, 1, 26);
+    if (!zones) return zones.error();
+    sc.world.nodes = static_cast<int>(nodes->value_or(sc.world.nodes));
+    sc.world.zones = static_cast<int>(zones->value_or(sc.world.zones));
+  }
+
+  const YAML::Node manifests = present(root, "manifests");
+  const auto mplace = top.child("manifests", manifests);
+  if (!manifests.IsSequence() || manifests.size() == 0)
+    return yamlError(mplace, "a list of at least one RedisCluster manifest", describeNode(manifests));
+  for (std::size_t i = 0; i < manifests.size(); ++i) {
+    auto m = parseManifest(manifests[i], mplace.item(i, manifests[i]));
+    if (!m) return m.error();
+    sc.manifests.push_back(std::move(*m));
+  }
+
+  const YAML::Node scheduleNode = present(root, "schedule");
+  auto schedule = parseSchedule(scheduleNode, top.child("schedule", scheduleNode));
+  if (!schedule) return schedule.error();
+  sc.schedule = std::move(*schedule);
+
+  const YAML::Node steps = present(root, "steps");
+  const auto splace = top.child("steps", steps);
+  if (!steps.IsSequence()) return yamlError(splace, "a list of steps", describeNode(steps));
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    auto s = parseStep(steps[i], splace.item(i, steps[i]));
+    if (!s) return s.error();
+    sc.steps.push_back(std::move(*s));
+  }
+  return sc;
+}
+
+}  // namespace
+
+Result<Scenario> parseScenario(std::string_view text, const std::string& fileName) {
+  try {
+    return parseRoot(YAML::Load(std::string(text)), fileName);
+  } catch (const YAML::Exception& e) {
+    // Not YAML at all: yaml-cpp's own message, with our file:line form.
+    return makeError(Reason::Invalid, fmt::format("{}:{}: not valid YAML: {}", fileName, e.mark.line < 0 ? 0 : e.mark.line + 1, e.msg));
+  }
+}
+
+Result<Scenario> readScenarioFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return makeError(Reason::NotFound, path + ": cannot be read");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parseScenario(text.str(), path);
+}
+
+}  // namespace kun::scenario

@@ -1,0 +1,579 @@
+#include "scenarios/scenario_runner.h"
+
+#include <algorithm>
+#include <chrono>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "chaos/faults/schedule_runner.h"
+#include "core/api/object.h"
+#include "scenarios/invariants.h"
+#include "scenarios/key_client.h"
+#include "scenarios/scenario_conditions.h"
+#include "scenarios/scenario_world.h"
+#include "scenarios/timeline_recorder.h"
+
+namespace kun::scenario {
+
+namespace {
+
+using chaos::FaultKind;
+
+// Faults under which real Sentinel can lose acknowledged writes (asynchronous replication
+// cut short, or a split brain healed by discarding one side).
+bool losesWrites(FaultKind k) {
+  switch (k) {
+    case FaultKind::PodKill:
+    case FaultKind::PodFailure:
+    case FaultKind::ContainerKill:
+    case FaultKind::ProcessHang:
+    case FaultKind::StatefulSetDelete:
+    case FaultKind::NodeFailure:
+    case FaultKind::ZoneFailure:
+    case FaultKind::NetworkPartition:
+    case FaultKind::NetworkLoss:
+    case FaultKind::NetworkDelay:
+    case FaultKind::SwizzleClog: return true;
+    default: return false;
+  }
+}
+
+// Faults during which (and for a while after which) two masters are Sentinel's documented
+// behaviour: the old master is cut off or frozen and comes back still believing it leads.
+bool splitsBrain(FaultKind k) {
+  switch (k) {
+    case FaultKind::ProcessHang:
+    case FaultKind::PodFailure:
+    case FaultKind::NodeFailure:
+    case FaultKind::ZoneFailure:
+    case FaultKind::NetworkPartition:
+    case FaultKind::NetworkLoss:
+    case FaultKind::NetworkDelay:
+    case FaultKind::SwizzleClog: return true;
+    default: return false;
+  }
+}
+
+struct ClusterRef {
+  std::string ns, name;
+};
+
+struct ClusterSamples {
+  std::vector<std::pair<TimePoint, bool>> healthChanges;  // (time, healthy) when it flips
+  std::optional<TimePoint> twoMastersSince;
+  std::string lastMaster;
+};
+
+class Runner {
+ public:
+  Runner(const Scenario& s, const RunOptions& o)
+      : s_(s), o_(o), seed_(o.seed ? *o.seed : s.seed.value_or(1)), w_(worldOptions()) {}
+
+  RunResult run();
+
+ private:
+  ScenarioWorldOptions worldOptions() const {
+    ScenarioWorldOptions wo;
+    wo.seed = seed_;
+    wo.world = s_.world;
+    wo.heal = o_.heal;
+    return wo;
+  }
+  std::int64_t ms(TimePoint t) const { return sinceStartMillis(t) - sinceStartMillis(start_); }
+  void progress(const std::string& line) {
+    if (o_.progress) o_.progress(fmt::format("[{:8.1f}s] {}", ms(w_.loop().now()) / 1000.0, line));
+  }
+  void violate(std::string_view name, const std::string& detail) {
+    auto& inv = report_.invariants[std::string(name)];
+    if (inv.state == InvariantOutcome::State::Violated) return;
+    inv.state = InvariantOutcome::State::Violated;
+    inv.atMs = ms(w_.loop().now());
+    inv.detail = detail;
+    const auto* info = findInvariant(name);
+    report_.fail(info && info->phase == InvariantPhase::Safety ? FailureClass::Safety : FailureClass::Liveness,
+                 fmt::format("{}: {}", name, detail));
+    progress(fmt::format("VIOLATED {}: {}", name, detail));
+  }
+  void held(std::string_view name) {
+    auto& inv = report_.invariants[std::string(name)];
+    if (inv.state == InvariantOutcome::State::NotChecked) inv.state = InvariantOutcome::State::Held;
+  }
+  void check(std::string_view name, const std::optional<std::string>& v) {
+    if (v) violate(name, *v);
+    else held(name);
+  }
+
+  std::optional<api::RedisCluster> cluster(const ClusterRef& c) { return w_.cluster(c.ns, c.name); }
+  bool allHealthy();
+  bool evaluate(std::string_view condition, std::string& why);
+  void sample();
+  void armSampler();
+  bool runStep(const Step& st, StepOutcome& out);
+  Status beginStepFault(const chaos::Fault& f, std::string& detail);
+  bool faultsEnded() const;
+  void liveness();
+  void classifyLosses(const std::vector<LostWrite>& lost);
+  std::vector<chaos::FaultRecord> allFaults() const;
+  void finishReport(std::chrono::steady_clock::time_point wallStart);
+  std::int64_t downAfterMs() const { return o_.heal.downAfterMs; }
+  std::int64_t failoverTimeoutMs() const { return o_.heal.failoverTimeoutMs; }
+
+  const Scenario& s_;
+  const RunOptions& o_;
+  std::uint64_t seed_;
+  ScenarioWorld w_;
+  RunReport report_;
+  TimePoint start_{};
+  std::vector<ClusterRef> clusters_;
+  std::map<std::string, ClusterSamples> samples_;  // by cluster name
+  std::unique_ptr<KeyClient> keys_;
+  std::unique_ptr<chaos::ScheduleRunner> schedule_;
+  std::unique_ptr<TimelineRecorder> timeline_;
+  std::vector<chaos::FaultRecord> stepFaults_;
+  std::size_t stepFaultsActive_ = 0;
+  std::optional<TimePoint> disruptionUntil_;  // split-brain window: end of the last such fault + bound
+  int disruptionsActive_ = 0;
+  TimerId sampler_ = 0;
+  std::string firstMaster_;
+  bool sampling_ = true;
+  std::set<std::string> lostKeys_;  // key=value of each loss counted, so a loss counts once
+};
+
+bool Runner::allHealthy() {
+  for (const auto& c : clusters_) {
+    auto rc = cluster(c);
+    if (!rc || !w_.health(*rc).healthy) return false;
+  }
+  return true;
+}
+
+bool Runner::faultsEnded() const {
+  return stepFaultsActive_ == 0 && (!schedule_ || schedule_->finished());
+}
+
+bool Runner::evaluate(std::string_view condition, std::string& why) {
+  const ClusterRef& c = clusters_.front();
+  auto rc = cluster(c);
+  if (!rc) {
+    why = "RedisCluster " + c.name + " is gone";
+    return false;
+  }
+  if (condition == "faults-ended") return faultsEnded();
+  if (condition == "healthy") {
+    for (const auto& other : clusters_) {
+      auto orc = cluster(other);
+      if (!orc) return false;
+      const auto h = w_.health(*orc);
+      if (!h.healthy) {
+        why = other.name + ": " + (h.reasons.empty() ? "not healthy" : h.reasons.front());
+        return false;
+      }
+    }
+    return true;
+  }
+  const auto view = w_.observe(*rc);
+  if (condition == "pods-ready") {
+    const auto p = w_.pods(*rc);
+    if (static_cast<int>(p.redis.size()) != rc->spec.size ||
+        static_cast<int>(p.sentinels.size()) != rc->spec.sentinel.replicas)
+      return false;
+    for (const auto* list : {&p.redis, &p.sentinels})
+      for (const auto& pod : *list)
+        if (!pod.running || !pod.ready || pod.terminating) return false;
+    return true;
+  }
+  if (condition == "sentinels-agree" || condition == "master-elected") {
+    if (view.sentinels.empty()) return false;
+    auto v = checkSentinelsAgree(view);
+    if (v) why = *v;
+    return !v;
+  }
+  if (condition == "master-changed") {
+    const auto h = rediscluster::assessHealth(*rc, view);
+    why = "the master is still " + firstMaster_;
+    return !h.masterIP.empty() && h.masterIP != firstMaster_;
+  }
+  if (condition == "writes-readable") {
+    std::vector<LostWrite> lost;
+    if (!keys_->readAll(o_.writeTimeout, lost)) {
+      why = "the master could not be read";
+      return false;
+    }
+    classifyLosses(lost);
+    why = fmt::format("{} acknowledged writes are missing", lost.size());
+    return lost.empty();
+  }
+  why = "unknown condition";
+  return false;
+}
+
+void Runner::sample() {
+  if (!sampling_) return;
+  const TimePoint now = w_.loop().now();
+  for (const auto& c : clusters_) {
+    auto rc = cluster(c);
+    if (!rc) continue;
+    const auto view = w_.observe(*rc);
+    const auto h = rediscluster::assessHealth(*rc, view);
+    auto& cs = samples_[c.name];
+    if (cs.healthChanges.empty() || cs.healthChanges.back().second != h.healthy) cs.healthChanges.push_back({now, h.healthy});
+    const auto masters = writableMasters(view);
+    if (masters.size() < 2) {
+      cs.twoMastersSince.reset();
+      continue;
+    }
+    if (!cs.twoMastersSince) cs.twoMastersSince = now;
+    const bool inWindow = disruptionsActive_ > 0 || (disruptionUntil_ && now < *disruptionUntil_);
+    if (!inWindow && now - *cs.twoMastersSince > splitBrainBound(downAfterMs()))
+      violate(inv::kSingleWritableMaster,
+              fmt::format("{}: {} and {} both accept writes as master since {} ms", c.name, masters[0], masters[1],
+                          ms(*cs.twoMastersSince)));
+  }
+}
+
+void Runner::armSampler() {
+  sampler_ = w_.loop().runAt(w_.loop().now() + o_.samplePeriod, [this] {
+    sample();
+    armSampler();
+  });
+}
+
+Status Runner::beginStepFault(const chaos::Fault& f, std::string& detail) {
+  chaos::FaultRecord rec;
+  rec.fault = f;
+  rec.began = w_.loop().now();
+  auto b = w_.injector().begin(f);
+  if (!b) {
+    rec.detail = "skipped: " + b.error().message;
+    detail = rec.detail;
+    stepFaults_.push_back(rec);
+    if (timeline_) timeline_->onFault(rec);
+    // A target that is not there (no master mid-failover) is not an error of the scenario;
+    // bad parameters are.
+    return b.error().reason == Reason::Invalid ? Status(b.error()) : Status{};
+  }
+  rec.applied = true;
+  rec.detail = b->detail;
+  detail = b->detail;
+  const std::size_t index = stepFaults_.size();
+  stepFaults_.push_back(rec);
+  if (timeline_) timeline_->onFault(rec);
+  if (chaos::hasDuration(f.kind) && f.duration > Duration::zero()) {
+    ++stepFaultsActive_;
+    if (splitsBrain(f.kind)) ++disruptionsActive_;
+    const auto id = b->id;
+    w_.loop().runAt(w_.loop().now() + f.duration, [this, id, index] {
+      (void)w_.injector().end(id);
+      auto& r = stepFaults_[index];
+      r.ended = w_.loop().now();
+      --stepFaultsActive_;
+      if (splitsBrain(r.fault.kind)) {
+        --disruptionsActive_;
+        disruptionUntil_ = w_.loop().now() + splitBrainBound(downAfterMs());
+      }
+      if (timeline_) timeline_->onFault(r);
+    });
+  } else {
+    (void)w_.injector().end(b->id);
+    if (splitsBrain(f.kind)) {
+      disruptionUntil_ = w_.loop().now() + splitBrainBound(downAfterMs());
+    }
+  }
+  return {};
+}
+
+bool Runner::runStep(const Step& st, StepOutcome& out) {
+  const ClusterRef& first = clusters_.front();
+  switch (st.kind) {
+    case StepKind::Apply: {
+      auto r = w_.apply(st.manifest);
+      out.detail = "applied " + meta::name(st.manifest);
+      if (!r) {
+        out.detail = r.error().toString();
+        report_.fail(FailureClass::BadInput, fmt::format("{}:{}: apply: {}", s_.file, st.line, r.error().toString()));
+        return false;
+      }
+      return true;
+    }
+    case StepKind::Patch: {
+      const std::string name = st.cluster.empty() ? first.name : st.cluster;
+      auto r = w_.patchCluster(first.ns, name, st.patch);
+      out.detail = "patched " + name;
+      if (!r) {
+        out.detail = r.error().toString();
+        report_.fail(FailureClass::BadInput, fmt::format("{}:{}: patch: {}", s_.file, st.line, r.error().toString()));
+        return false;
+      }
+      return true;
+    }
+    case StepKind::Fault: {
+      auto r = beginStepFault(st.fault, out.detail);
+      out.detail = chaos::describeFault(st.fault) + ": " + out.detail;
+      if (!r) {
+        report_.fail(FailureClass::BadInput, fmt::format("{}:{}: fault: {}", s_.file, st.line, r.error().toString()));
+        return false;
+      }
+      return true;
+    }
+    case StepKind::Write: {
+      const int acked = keys_->write(st.prefix, st.keys, o_.writeTimeout);
+      out.detail = fmt::format("{} of {} writes to {}-* acknowledged", acked, st.keys, st.prefix);
+      return true;
+    }
+    case StepKind::Read: {
+      std::vector<LostWrite> lost;
+      if (!keys_->read(st.prefix, st.keys, o_.writeTimeout, lost)) {
+        out.detail = "the master could not be read";
+        report_.fail(FailureClass::Liveness, fmt::format("{}:{}: read: {}", s_.file, st.line, out.detail));
+        return false;
+      }
+      classifyLosses(lost);
+      out.detail = fmt::format("read {}-*: {} acknowledged writes missing", st.prefix, lost.size());
+      return true;
+    }
+    case StepKind::WaitFor: {
+      std::string why;
+      const bool ok = w_.world().runUntil([&] { return evaluate(st.condition, why); }, st.timeout);
+      out.detail = ok ? st.condition : fmt::format("{} not reached in {} ms: {}", st.condition, toMillis(st.timeout), why);
+      if (!ok) report_.fail(FailureClass::Liveness, fmt::format("{}:{}: waitFor {}", s_.file, st.line, out.detail));
+      return ok;
+    }
+    case StepKind::Assert: {
+      std::string why;
+      const bool ok = evaluate(st.condition, why);
+      out.detail = ok ? st.condition : st.condition + ": " + why;
+      if (!ok) report_.fail(FailureClass::Assertion, fmt::format("{}:{}: assert {}", s_.file, st.line, out.detail));
+      return ok;
+    }
+    case StepKind::Sleep:
+      w_.world().runFor(st.duration);
+      out.detail = fmt::format("{} ms", toMillis(st.duration));
+      return true;
+  }
+  return true;
+}
+
+std::vector<chaos::FaultRecord> Runner::allFaults() const {
+  std::vector<chaos::FaultRecord> all = stepFaults_;
+  if (schedule_) all.insert(all.end(), schedule_->records().begin(), schedule_->records().end());
+  std::stable_sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.began < b.began; });
+  return all;
+}
+
+void Runner::classifyLosses(const std::vector<LostWrite>& lost) {
+  const auto faults = allFaults();
+  for (const auto& l : lost) {
+    if (!lostKeys_.insert(l.key + "=" + l.write.value).second) continue;  // counted once
+    std::string cause = "unexplained";
+    for (const auto& f : faults)
+      if (f.applied && f.began >= l.write.at && losesWrites(f.fault.kind)) {
+        cause = std::string(chaos::faultKindName(f.fault.kind));
+        break;
+      }
+    ++report_.writesLost;
+    ++report_.lostByCause[cause];
+    if (cause == "unexplained")
+      violate(inv::kNoUnexplainedWriteLoss,
+              fmt::format("{} acknowledged by {} at {} ms is {} on the master, and no fault since explains it", l.key,
+                          l.write.master, ms(l.write.at), l.found.empty() ? "missing" : "'" + l.found + "'"));
+  }
+}
+
+void Runner::liveness() {
+  // Every fault has ended: from here the cluster must heal, within the bound.
+  const TimePoint healedBy = w_.loop().now() + healBound(downAfterMs(), failoverTimeoutMs());
+  progress("liveness: waiting for health");
+  const bool healthy = w_.world().runUntil([&] { return allHealthy(); }, healedBy - w_.loop().now());
+  if (!healthy) {
+    std::string why;
+    (void)evaluate("healthy", why);
+    violate(inv::kEventualHealth,
+            fmt::format("not healthy {} ms after the last fault: {}", toMillis(healBound(downAfterMs(), failoverTimeoutMs())), why));
+    return;
+  }
+  held(inv::kEventualHealth);
+  // The status follows the world within a reconcile or two.
+  w_.world().runUntil(
+      [&] {
+        for (const auto& c : clusters_) {
+          auto rc = cluster(c);
+          if (!rc || checkStatusTruthful(*rc, w_.health(*rc))) return false;
+        }
+        return true;
+      },
+      seconds(30));
+  for (const auto& c : clusters_) {
+    auto rc = cluster(c);
+    if (!rc) continue;
+    const auto view = w_.observe(*rc);
+    const auto h = rediscluster::assessHealth(*rc, view);
+    check(inv::kReplicasFollowMaster, checkReplicasFollowMaster(view, h.masterIP));
+    check(inv::kSentinelsAgree, checkSentinelsAgree(view));
+    check(inv::kSentinelListsExact, checkSentinelListsExact(*rc, view));
+    check(inv::kConfigApplied, checkConfigApplied(w_, *rc, view));
+    check(inv::kSpecMatches, checkSpecMatches(w_, *rc));
+    check(inv::kStatusTruthful, checkStatusTruthful(*rc, h));
+  }
+  // Quiet: a healthy cluster costs the operator nothing but reads.
+  const auto api0 = w_.operatorApiWrites();
+  const auto redis0 = w_.operatorRedisWrites();
+  progress(fmt::format("liveness: healthy; watching the operator for {} s", toMillis(o_.quietWindow) / 1000));
+  w_.world().runFor(o_.quietWindow);
+  const auto apiWrites = w_.operatorApiWrites() - api0;
+  const auto redisWrites = w_.operatorRedisWrites() - redis0;
+  if (apiWrites || redisWrites)
+    violate(inv::kOperatorQuiet, fmt::format("{} API writes and {} state-changing Redis commands in {} s of health",
+                                             apiWrites, redisWrites, toMillis(o_.quietWindow) / 1000));
+  else held(inv::kOperatorQuiet);
+  std::vector<LostWrite> lost;
+  if (!keys_->readAll(o_.writeTimeout, lost)) {
+    violate(inv::kEventualHealth, "the master could not be read at the end");
+    return;
+  }
+  classifyLosses(lost);
+  if (report_.invariants[std::string(inv::kNoUnexplainedWriteLoss)].state != InvariantOutcome::State::Violated)
+    held(inv::kNoUnexplainedWriteLoss);
+}
+
+void Runner::finishReport(std::chrono::steady_clock::time_point wallStart) {
+  report_.scenario = s_.name;
+  report_.file = s_.file;
+  report_.seed = seed_;
+  report_.traceHash = w_.world().trace().hashHex();
+  report_.virtualSeconds = ms(w_.loop().now()) / 1000.0;
+  report_.wallSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
+  report_.writesAcknowledged = keys_ ? static_cast<std::int64_t>(keys_->acknowledged()) : 0;
+  report_.operatorApiWrites = static_cast<std::int64_t>(w_.operatorApiWrites());
+  report_.operatorRedisWrites = static_cast<std::int64_t>(w_.operatorRedisWrites());
+  report_.operatorRestarts = w_.operatorRestarts();
+  report_.reproduce = fmt::format("{} --seed {}", o_.command.empty() ? "kun-sim run " + s_.file : o_.command, seed_);
+  const auto& health = clusters_.empty() ? ClusterSamples{} : samples_[clusters_.front().name];
+  for (const auto& f : allFaults()) {
+    FaultOutcome out;
+    out.kind = std::string(chaos::faultKindName(f.fault.kind));
+    out.description = chaos::describeFault(f.fault);
+    out.detail = f.detail;
+    out.atMs = ms(f.began);
+    if (f.ended) out.endMs = ms(*f.ended);
+    out.applied = f.applied;
+    report_.faults.push_back(out);
+    if (!f.applied) continue;
+    // Time to healthy: from the fault's end to the first healthy sample that follows an
+    // unhealthy one (zero when the fault never made the cluster unhealthy).
+    Recovery rec;
+    rec.fault = out.description;
+    const TimePoint from = f.ended.value_or(f.began);
+    rec.fromMs = ms(from);
+    bool sawUnhealthy = false;
+    bool healthyAtFrom = false;
+    for (const auto& [t, healthy] : health.healthChanges) {
+      if (t <= from) {
+        healthyAtFrom = healthy;
+        continue;
+      }
+      if (!healthy) sawUnhealthy = true;
+      else if (sawUnhealthy || !healthyAtFrom) {
+        rec.healthyMs = ms(t) - rec.fromMs;
+        break;
+      }
+    }
+    if (!rec.healthyMs && healthyAtFrom && !sawUnhealthy) rec.healthyMs = 0;
+    report_.recoveries.push_back(rec);
+  }
+  for (const auto& i : invariantCatalog()) (void)report_.invariants[std::string(i.name)];
+}
+
+RunResult Runner::run() {
+  const auto wallStart = std::chrono::steady_clock::now();
+  start_ = w_.loop().now();
+  RunResult result;
+  auto finish = [&] {
+    sampling_ = false;
+    if (sampler_) w_.loop().cancel(sampler_);
+    if (timeline_) timeline_->stop();
+    finishReport(wallStart);
+    result.report = report_;
+    if (timeline_) result.timeline = timeline_->timeline(fmt::format("{} (seed {})", s_.name, seed_));
+    return result;
+  };
+  for (const auto& m : s_.manifests) {
+    auto r = w_.apply(m);
+    if (!r) {
+      report_.fail(FailureClass::BadInput, fmt::format("{}: manifest {}: {}", s_.file, meta::name(m), r.error().toString()));
+      return finish();
+    }
+    if (m.value("kind", "") == "RedisCluster")
+      clusters_.push_back({m["metadata"].value("namespace", "default"), meta::name(m)});
+  }
+  if (clusters_.empty()) {
+    report_.fail(FailureClass::BadInput, s_.file + ": manifests: expected at least one RedisCluster");
+    return finish();
+  }
+  w_.setFaultCluster(clusters_.front().ns, clusters_.front().name);
+  keys_ = std::make_unique<KeyClient>(w_, clusters_.front().ns, clusters_.front().name, [this] {
+    auto rc = cluster(clusters_.front());
+    return rc ? rc->spec.password : std::string();
+  });
+  if (o_.timeline) {
+    timeline_ = std::make_unique<TimelineRecorder>(w_.loop(), w_.targets(), w_.world().redis(), [this] {
+      auto rc = cluster(clusters_.front());
+      return rc && w_.health(*rc).healthy;
+    });
+    timeline_->start();
+  }
+  armSampler();
+  progress(fmt::format("{}: seed {}, waiting for the first health", s_.name, seed_));
+  if (!w_.world().runUntil([&] { return allHealthy(); }, o_.firstHealthTimeout)) {
+    std::string why;
+    (void)evaluate("healthy", why);
+    violate(inv::kEventualHealth, fmt::format("never healthy within {} s of creation: {}",
+                                              toMillis(o_.firstHealthTimeout) / 1000, why));
+    return finish();
+  }
+  if (auto rc = cluster(clusters_.front())) firstMaster_ = w_.health(*rc).masterIP;
+  progress("healthy; master " + firstMaster_);
+  schedule_ = std::make_unique<chaos::ScheduleRunner>(w_.loop(), w_.injector(), s_.schedule);
+  schedule_->setListener([this](const chaos::FaultRecord& r) {
+    if (timeline_) timeline_->onFault(r);
+    if (splitsBrain(r.fault.kind) && r.applied) {
+      if (!r.ended && chaos::hasDuration(r.fault.kind)) {
+        ++disruptionsActive_;
+      } else {
+        if (r.ended) --disruptionsActive_;
+        disruptionUntil_ = w_.loop().now() + splitBrainBound(downAfterMs());
+      }
+    }
+    progress(fmt::format("schedule: {}: {}", chaos::describeFault(r.fault), r.detail));
+  });
+  schedule_->start();
+  for (std::size_t i = 0; i < s_.steps.size(); ++i) {
+    const Step& st = s_.steps[i];
+    StepOutcome out;
+    out.line = st.line;
+    out.kind = std::string(stepKindName(st.kind));
+    out.atMs = ms(w_.loop().now());
+    out.ok = runStep(st, out);
+    progress(fmt::format("step {} (line {}) {}: {}", i + 1, st.line, out.kind, out.detail));
+    report_.steps.push_back(out);
+    if (!out.ok || report_.failure == FailureClass::BadInput) return finish();
+  }
+  // The schedule may outlast the steps.
+  w_.world().runUntil([&] { return faultsEnded(); }, s_.schedule.lastEnd() + minutes(10));
+  if (!faultsEnded()) {
+    report_.fail(FailureClass::Crash, "faults did not end");
+    return finish();
+  }
+  liveness();
+  return finish();
+}
+
+}  // namespace
+
+RunResult runScenario(const Scenario& s, const RunOptions& opts) {
+  Runner r(s, opts);
+  return r.run();
+}
+
+}  // namespace kun::scenario

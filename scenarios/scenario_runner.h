@@ -1,0 +1,41 @@
+#pragma once
+// Runs a scenario in the simulator and judges it. The run: build the world from the seed,
+// apply the manifests, wait until every cluster is first healthy; then the steps run in
+// order while the schedule plays alongside (safety phase: the safety invariants are
+// sampled throughout); once the steps are done and every fault has ended, the liveness
+// phase: the cluster must be healthy within the bound, the liveness invariants must hold,
+// the operator must stay quiet, and every acknowledged write is read back.
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "core/rediscluster/heal.h"
+#include "scenarios/run_report.h"
+#include "scenarios/scenario.h"
+#include "scenarios/timeline.h"
+
+namespace kun::scenario {
+
+struct RunOptions {
+  std::optional<std::uint64_t> seed;  // else the scenario's, else 1
+  rediscluster::HealOptions heal;     // the operator's (the ForTest switches break it)
+  bool timeline = false;
+  // One line per step and phase, for the terminal; none when empty.
+  std::function<void(const std::string&)> progress;
+  Duration samplePeriod = milliseconds(500);
+  Duration firstHealthTimeout = minutes(5);
+  Duration quietWindow = seconds(60);
+  Duration writeTimeout = seconds(60);
+  // The command that reproduces a run, without --seed: "kun-sim run FILE".
+  std::string command;
+};
+
+struct RunResult {
+  RunReport report;
+  std::optional<Timeline> timeline;
+};
+
+RunResult runScenario(const Scenario& s, const RunOptions& opts);
+
+}  // namespace kun::scenario

@@ -1,0 +1,148 @@
+#include "scenarios/scenario_world.h"
+
+#include <algorithm>
+
+#include "core/api/redis_cluster_crd.h"
+#include "core/api/redis_cluster_defaults.h"
+#include "core/kube/resource.h"
+#include "core/rediscluster/labels.h"
+#include "core/rediscluster/observe.h"
+
+namespace kun::scenario {
+
+namespace {
+
+sim::SimWorldOptions worldOptions(const ScenarioWorldOptions& o) {
+  sim::SimWorldOptions w;
+  w.seed = o.seed;
+  w.nodes = o.world.nodes;
+  w.zones = o.world.zones;
+  w.cluster.traceEntries = o.traceEntries;
+  return w;
+}
+
+std::vector<rediscluster::PodInfo> podsOf(KubeClient& client, const std::string& ns, const std::string& cluster,
+                                          rediscluster::Component c) {
+  std::vector<rediscluster::PodInfo> out;
+  auto list = client.list(res::pods, ns, ListOptions{rediscluster::selectorString(cluster, c), {}});
+  if (!list) return out;
+  for (const auto& p : list->items) out.push_back(rediscluster::podInfoFrom(p));
+  std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.ordinal < b.ordinal; });
+  return out;
+}
+
+}  // namespace
+
+ScenarioWorld::ScenarioWorld(ScenarioWorldOptions opts)
+    : opts_(std::move(opts)),
+      world_(std::make_unique<sim::SimWorld>(worldOptions(opts_))),
+      harness_(world_->store()),
+      opClient_(world_->store()),
+      opRandom_(world_->cluster().random("operator")) {
+  (void)harness_.create(res::customresourcedefinitions, api::redisClusterCrd());
+  world_->runFor(milliseconds(10));  // the CRD is served
+  startOperator();
+}
+
+ScenarioWorld::~ScenarioWorld() {
+  injector_.reset();  // ends what is active while the world still exists
+  if (op_) op_->stop();
+  op_.reset();
+}
+
+RedisAdmin& ScenarioWorld::harnessAdmin() { return world_->clientAdmin(kHarnessIp); }
+
+void ScenarioWorld::startOperator() {
+  OperatorOptions o;
+  o.ns = "";  // every namespace; scenario clusters are annotated cluster-scoped on apply
+  o.reconciler.heal = opts_.heal;
+  op_ = std::make_unique<OperatorCore>(
+      OperatorSeams{world_->loop(), opRandom_, opClient_, world_->operatorAdmin(),
+                    Logger{&world_->loop(), LogLevel::Off}, &world_->trace()},
+      o);
+  op_->start();
+}
+
+Status ScenarioWorld::restartOperator() {
+  // A crash: nothing is released or flushed; the new process starts from the API server.
+  op_.reset();
+  ++restarts_;
+  startOperator();
+  return {};
+}
+
+Status ScenarioWorld::apply(const Object& manifest) {
+  Object m = manifest;
+  // The harness runs one cluster-scoped operator, which manages the clusters that say so.
+  if (!m["metadata"].contains("annotations") || !m["metadata"]["annotations"].contains("redis.kun/scope"))
+    m["metadata"]["annotations"]["redis.kun/scope"] = "cluster-scoped";
+  const std::string ns = m["metadata"].value("namespace", "default");
+  const std::string name = m["metadata"].value("name", "");
+  auto existing = harness_.get(res::redisclusters, ns, name);
+  if (!existing) {
+    if (existing.error().reason != Reason::NotFound) return existing.error();
+    auto made = harness_.create(res::redisclusters, m);
+    if (!made) return made.error();
+    return {};
+  }
+  return patchCluster(ns, name, Object{{"spec", m.value("spec", Object::object())}});
+}
+
+Status ScenarioWorld::patchCluster(const std::string& ns, const std::string& name, const Object& patch) {
+  auto r = harness_.patch(res::redisclusters, ns, name, patch);
+  if (!r) return r.error();
+  return {};
+}
+
+std::optional<api::RedisCluster> ScenarioWorld::cluster(const std::string& ns, const std::string& name) {
+  auto o = harness_.get(res::redisclusters, ns, name);
+  if (!o) return std::nullopt;
+  auto rc = api::parseRedisCluster(*o);
+  if (!rc) return std::nullopt;
+  return api::withDefaults(*rc);
+}
+
+rediscluster::ClusterPods ScenarioWorld::pods(const api::RedisCluster& rc) {
+  rediscluster::ClusterPods p;
+  p.redis = podsOf(harness_, rc.namespaceOf(), rc.name(), rediscluster::Component::Redis);
+  p.sentinels = podsOf(harness_, rc.namespaceOf(), rc.name(), rediscluster::Component::Sentinel);
+  return p;
+}
+
+rediscluster::ClusterView ScenarioWorld::observe(const api::RedisCluster& rc) {
+  return rediscluster::observe(harnessAdmin(), pods(rc), rc.spec.password);
+}
+
+void ScenarioWorld::setFaultCluster(std::string ns, std::string name) {
+  faultNs_ = std::move(ns);
+  faultCluster_ = std::move(name);
+  injector_.reset();
+  targets_ = std::make_unique<chaos::ClusterTargets>(harness_, &world_->redis(), faultNs_, faultCluster_,
+                                                     world_->operatorIp());
+  chaos::FaultSeams s;
+  s.loop = &world_->loop();
+  s.trace = &world_->trace();
+  s.targets = targets_.get();
+  s.client = &harness_;
+  s.apiFaults = &world_->store().faults();
+  s.kubelet = &world_->cluster().kubelet();
+  s.nodes = &world_->cluster().nodeLifecycle();
+  s.net = &world_->net();
+  s.redis = &world_->redis();
+  s.op = this;
+  injector_ = std::make_unique<chaos::FaultInjector>(s, world_->cluster().random("chaos"));
+}
+
+Status ScenarioWorld::changeParameter(const chaos::Fault& f) {
+  auto st = patchCluster(faultNs_, faultCluster_, chaos::paramPatch(f));
+  // The API server refusing an invalid change is one way of handling it; the checks see
+  // whether the cluster stayed as it was.
+  if (!st && st.error().reason == Reason::Invalid && !f.valid) return {};
+  return st;
+}
+
+std::uint64_t ScenarioWorld::operatorRedisWrites() const {
+  return world_->redis().admin(world_->operatorIp()).stateChangingCalls();
+}
+
+}  // namespace kun::scenario

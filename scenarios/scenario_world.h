@@ -1,0 +1,93 @@
+#pragma once
+// The world a scenario runs in: a SimWorld (Kubernetes, network, Redis and Sentinel
+// simulated on one loop from one seed) with the RedisCluster CRD installed and the real
+// operator core running in it, plus what the harness needs around them:
+// - the operator's API client counts its writes and its Redis admin counts its
+//   state-changing commands (operator-quiet);
+// - the harness's own client reads and writes past the API fault hook, so checking the
+//   world never changes how a run unfolds;
+// - OperatorControl, so faults can restart the operator (its memory lost) or change a
+//   RedisCluster's spec.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "chaos/faults/fault_injector.h"
+#include "chaos/faults/fault_targets.h"
+#include "chaos/faults/operator_control.h"
+#include "core/api/redis_cluster_types.h"
+#include "core/kube/forwarding_client.h"
+#include "core/operator/operator_core.h"
+#include "core/rediscluster/health.h"
+#include "fakeapi/store/unfaulted_client.h"
+#include "fakeapi/world/sim_world.h"
+#include "scenarios/scenario.h"
+
+namespace kun::scenario {
+
+struct ScenarioWorldOptions {
+  std::uint64_t seed = 1;
+  WorldSpec world;
+  // The operator's heal options (the ForTest switches break it on purpose).
+  rediscluster::HealOptions heal;
+  std::size_t traceEntries = 0;  // trace entries kept (the hash covers all of them)
+};
+
+class ScenarioWorld final : public chaos::OperatorControl {
+ public:
+  explicit ScenarioWorld(ScenarioWorldOptions opts);
+  ~ScenarioWorld() override;
+  ScenarioWorld(const ScenarioWorld&) = delete;
+  ScenarioWorld& operator=(const ScenarioWorld&) = delete;
+
+  sim::SimWorld& world() { return *world_; }
+  SimLoop& loop() { return world_->loop(); }
+  KubeClient& harnessClient() { return harness_; }
+  // Redis commands of the checks, from an address no fault aims at.
+  RedisAdmin& harnessAdmin();
+  static constexpr const char* kHarnessIp = "10.250.0.2";
+  static constexpr const char* kClientIp = "10.250.0.3";  // the test writes' client
+
+  // Creates the manifest, or replaces the spec of the one of that name.
+  Status apply(const Object& manifest);
+  // JSON merge patch of RedisCluster `name` in `ns`.
+  Status patchCluster(const std::string& ns, const std::string& name, const Object& patch);
+  // The RedisCluster as stored, defaulted; nullopt when it is gone or does not parse.
+  std::optional<api::RedisCluster> cluster(const std::string& ns, const std::string& name);
+  // The cluster's pods as the API server has them, and what their processes say, read by
+  // the harness; health() is the one health function on that view.
+  rediscluster::ClusterPods pods(const api::RedisCluster& rc);
+  rediscluster::ClusterView observe(const api::RedisCluster& rc);
+  rediscluster::Health health(const api::RedisCluster& rc) { return rediscluster::assessHealth(rc, observe(rc)); }
+  // The cluster whose faults ParamChange applies to: the first manifest's.
+  void setFaultCluster(std::string ns, std::string name);
+  chaos::ClusterTargets& targets() { return *targets_; }
+  chaos::FaultInjector& injector() { return *injector_; }
+
+  // chaos::OperatorControl
+  Status restartOperator() override;
+  Status changeParameter(const chaos::Fault& f) override;
+
+  OperatorCore& op() { return *op_; }
+  int operatorRestarts() const { return restarts_; }
+  // Since the world was made (across restarts).
+  std::uint64_t operatorApiWrites() const { return opClient_.writes(); }
+  std::uint64_t operatorRedisWrites() const;
+
+ private:
+  void startOperator();
+
+  ScenarioWorldOptions opts_;
+  std::unique_ptr<sim::SimWorld> world_;
+  UnfaultedClient harness_;
+  CountingClient opClient_;
+  Random opRandom_;
+  std::unique_ptr<OperatorCore> op_;
+  std::unique_ptr<chaos::ClusterTargets> targets_;
+  std::unique_ptr<chaos::FaultInjector> injector_;
+  std::string faultNs_ = "default", faultCluster_;
+  int restarts_ = 0;
+};
+
+}  // namespace kun::scenario

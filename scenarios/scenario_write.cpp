@@ -1,0 +1,99 @@
+#include "scenarios/scenario_write.h"
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include "chaos/faults/duration_text.h"
+#include "scenarios/fault_yaml.h"
+#include "scenarios/yaml_json.h"
+
+namespace kun::scenario {
+
+namespace {
+
+void emitStep(YAML::Emitter& out, const Step& s) {
+  using chaos::formatDuration;
+  out << YAML::BeginMap << YAML::Key << std::string(stepKindName(s.kind)) << YAML::Value;
+  switch (s.kind) {
+    case StepKind::Apply: emitJson(out, s.manifest); break;
+    case StepKind::Patch:
+      out << YAML::BeginMap;
+      if (!s.cluster.empty()) {
+        out << YAML::Key << "cluster" << YAML::Value;
+        emitJson(out, Object(s.cluster));
+      }
+      out << YAML::Key << "patch" << YAML::Value;
+      emitJson(out, s.patch);
+      out << YAML::EndMap;
+      break;
+    case StepKind::Fault: emitFault(out, s.fault, false); break;
+    case StepKind::Write:
+    case StepKind::Read:
+      out << YAML::Flow << YAML::BeginMap << YAML::Key << "keys" << YAML::Value << s.keys << YAML::Key << "prefix"
+          << YAML::Value;
+      emitJson(out, Object(s.prefix));
+      out << YAML::EndMap;
+      break;
+    case StepKind::WaitFor:
+      out << YAML::Flow << YAML::BeginMap << YAML::Key << "condition" << YAML::Value << s.condition << YAML::Key
+          << "timeout" << YAML::Value << formatDuration(s.timeout) << YAML::EndMap;
+      break;
+    case StepKind::Assert:
+      out << YAML::Flow << YAML::BeginMap << YAML::Key << "condition" << YAML::Value << s.condition << YAML::EndMap;
+      break;
+    case StepKind::Sleep: out << formatDuration(s.duration); break;
+  }
+  out << YAML::EndMap;
+}
+
+}  // namespace
+
+std::string writeScenario(const Scenario& s) {
+  YAML::Emitter out;
+  out << YAML::BeginMap;
+  out << YAML::Key << "name" << YAML::Value;
+  emitJson(out, Object(s.name));
+  if (!s.description.empty()) {
+    out << YAML::Key << "description" << YAML::Value;
+    emitJson(out, Object(s.description));
+  }
+  if (s.seed) out << YAML::Key << "seed" << YAML::Value << *s.seed;
+  if (s.world != WorldSpec{})
+    out << YAML::Key << "world" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "nodes" << YAML::Value
+        << s.world.nodes << YAML::Key << "zones" << YAML::Value << s.world.zones << YAML::EndMap;
+  out << YAML::Key << "manifests" << YAML::Value << YAML::BeginSeq;
+  for (const auto& m : s.manifests) emitJson(out, m);
+  out << YAML::EndSeq;
+  if (!s.schedule.faults.empty()) {
+    out << YAML::Key << "schedule" << YAML::Value << YAML::BeginSeq;
+    for (const auto& f : s.schedule.faults) emitFault(out, f, true);
+    out << YAML::EndSeq;
+  }
+  out << YAML::Key << "steps" << YAML::Value << YAML::BeginSeq;
+  for (const auto& st : s.steps) emitStep(out, st);
+  out << YAML::EndSeq << YAML::EndMap;
+  return std::string(out.c_str()) + "\n";
+}
+
+Scenario scenarioFromSchedule(std::string name, std::vector<Object> manifests, chaos::FaultSchedule schedule,
+                              std::uint64_t seed, Duration settleTimeout) {
+  Scenario s;
+  s.name = std::move(name);
+  s.description = fmt::format("{} fault(s) generated with seed {}", schedule.faults.size(), seed);
+  s.seed = seed;
+  s.manifests = std::move(manifests);
+  s.schedule = std::move(schedule);
+  s.schedule.sort();
+  Step ended;
+  ended.kind = StepKind::WaitFor;
+  ended.condition = "faults-ended";
+  ended.timeout = s.schedule.lastEnd() + minutes(1);
+  Step healthy;
+  healthy.kind = StepKind::WaitFor;
+  healthy.condition = "healthy";
+  healthy.timeout = settleTimeout;
+  s.steps = {ended, healthy};
+  return s;
+}
+
+}  // namespace kun::scenario
