@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "scenarios/commands.h"
+#include "scenarios/operator_breaks.h"
 #include "scenarios/run_report.h"
 #include "scenarios/scenario_parse.h"
 #include "scenarios/scenario_runner.h"
@@ -22,6 +23,7 @@ namespace {
 struct RunArgs {
   std::string file, json, timeline;
   std::optional<std::uint64_t> seed;
+  std::vector<std::string> breaks;
   bool quiet = false;
 };
 
@@ -60,7 +62,11 @@ int runCommand(int argc, char** argv, bool replay) {
   d.add_options()("json", po::value(&a.json)->value_name("OUT"), "write the JSON report to OUT")(
       "timeline", po::value(&a.timeline)->value_name("OUT.svg"),
       "draw each node's role over time, the faults, failovers and health, as SVG")(
-      "quiet,q", po::bool_switch(&a.quiet), "print only the verdict")("help,h", "show this help");
+      "quiet,q", po::bool_switch(&a.quiet), "print only the verdict")(
+      "break", po::value(&a.breaks)->value_name("NAME"),
+      "run a deliberately broken operator (repeatable): promote-oldest, skip-sentinel-reset, "
+      "reset-all-sentinels, act-during-failover, restart-master-before-sync, add-unready-pod")(
+      "help,h", "show this help");
   if (!replay) d.add_options()("seed", po::value(&seedText)->value_name("N"), "seed (default: the file's, else 1)");
   po::options_description hidden;
   hidden.add_options()("file", po::value(&a.file));
@@ -70,7 +76,7 @@ int runCommand(int argc, char** argv, bool replay) {
   pos.add("file", 1);
   po::variables_map vm;
   try {
-    po::store(po::command_line_parser(argc - 1, argv + 1).options(all).positional(pos).run(), vm);
+    po::store(po::command_line_parser(argc, argv).options(all).positional(pos).run(), vm);
     po::notify(vm);
   } catch (const po::error& e) {
     std::fprintf(stderr, "kun-sim %s: %s\n\n", cmd, e.what());
@@ -97,8 +103,16 @@ int runCommand(int argc, char** argv, bool replay) {
   }
   scenario::RunOptions opts;
   opts.seed = a.seed;
+  std::string breakArgs;
+  for (const auto& b : a.breaks) {
+    if (auto st = scenario::applyOperatorBreak(b, opts.heal); !st) {
+      std::fprintf(stderr, "kun-sim %s: %s\n", cmd, st.error().message.c_str());
+      return 2;
+    }
+    breakArgs += " --break " + b;
+  }
   opts.timeline = !a.timeline.empty();
-  opts.command = std::string("kun-sim run ") + a.file;
+  opts.command = std::string("kun-sim run ") + a.file + breakArgs;
   if (!a.quiet) opts.progress = [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };
   const auto result = scenario::runScenario(*scenario, opts);
   std::fputs(scenario::reportSummary(result.report).c_str(), stdout);

@@ -7,5 +7,6 @@ int demoStatefulSet(int argc, char** argv);  // demo: a StatefulSet heals after 
 int failoverTiming(int argc, char** argv);   // failover-timing: see failover_timing.h
 int runScenarioCommand(int argc, char** argv);  // run: a scenario file in the simulator
 int replayScenario(int argc, char** argv);      // replay: a file `prop` wrote, with its seed
+int propertyRuns(int argc, char** argv);        // prop: random schedules, shrunk on failure
 
 }  // namespace kun::cli

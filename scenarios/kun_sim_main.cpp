@@ -16,6 +16,7 @@ struct Subcommand {
 const Subcommand kSubcommands[] = {
     {"run", kun::cli::runScenarioCommand, "run a scenario file in the simulator and check every invariant"},
     {"replay", kun::cli::replayScenario, "run a scenario written by prop again, exactly"},
+    {"prop", kun::cli::propertyRuns, "random fault schedules (RapidCheck), shrunk to a minimal failing one"},
     {"demo", kun::cli::demoStatefulSet,
      "create a StatefulSet in the simulated cluster, delete pods, show it heal"},
     {"failover-timing", kun::cli::failoverTiming,

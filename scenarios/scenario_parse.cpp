@@ -132,9 +132,9 @@ Result<Scenario> parseRoot(const YAML::Node& root, const std::string& file) {
   auto desc = optString(root, "description", top);
   if (!desc) return desc.error();
   sc.description = desc->value_or("");
-  auto seed = optInt(root, "seed", top, 0, std::numeric_limits<std::int64_t>::max());
+  auto seed = optSeed(root, "seed", top);
   if (!seed) return seed.error();
-  if (*seed) sc.seed = static_cast<std::uint64_t>(**seed);
+  sc.seed = *seed;
 
   if (const auto w = root["world"]; w.IsDefined()) {
     const auto place = top.child("world", w);

@@ -55,6 +55,8 @@ bool splitsBrain(FaultKind k) {
   }
 }
 
+constexpr Duration kPoll = milliseconds(100);
+
 struct ClusterRef {
   std::string ns, name;
 };
@@ -80,6 +82,8 @@ class Runner {
     wo.heal = o_.heal;
     return wo;
   }
+  // The file for messages, or the scenario's name when it was built in code.
+  const std::string& where() const { return s_.file.empty() ? s_.name : s_.file; }
   std::int64_t ms(TimePoint t) const { return sinceStartMillis(t) - sinceStartMillis(start_); }
   void progress(const std::string& line) {
     if (o_.progress) o_.progress(fmt::format("[{:8.1f}s] {}", ms(w_.loop().now()) / 1000.0, line));
@@ -105,7 +109,14 @@ class Runner {
   }
 
   std::optional<api::RedisCluster> cluster(const ClusterRef& c) { return w_.cluster(c.ns, c.name); }
+  // The one health function, every answer of which is kept as a sample (recoveries are
+  // measured from these).
+  rediscluster::Health healthOf(const ClusterRef& c, const api::RedisCluster& rc, const rediscluster::ClusterView& view);
+  rediscluster::Health healthOf(const ClusterRef& c, const api::RedisCluster& rc);
   bool allHealthy();
+  // Runs the world until pred holds, looking every kPoll of virtual time (the conditions
+  // observe the whole cluster: too dear to ask after every event); false at the timeout.
+  bool waitUntil(const std::function<bool()>& pred, Duration timeout);
   bool evaluate(std::string_view condition, std::string& why);
   void sample();
   void armSampler();
@@ -140,10 +151,33 @@ class Runner {
   std::set<std::string> lostKeys_;  // key=value of each loss counted, so a loss counts once
 };
 
+rediscluster::Health Runner::healthOf(const ClusterRef& c, const api::RedisCluster& rc,
+                                      const rediscluster::ClusterView& view) {
+  auto h = rediscluster::assessHealth(rc, view);
+  auto& changes = samples_[c.name].healthChanges;
+  if (changes.empty() || changes.back().second != h.healthy) changes.push_back({w_.loop().now(), h.healthy});
+  return h;
+}
+
+rediscluster::Health Runner::healthOf(const ClusterRef& c, const api::RedisCluster& rc) {
+  return healthOf(c, rc, w_.observe(rc));
+}
+
 bool Runner::allHealthy() {
+  bool all = true;
   for (const auto& c : clusters_) {
     auto rc = cluster(c);
-    if (!rc || !w_.health(*rc).healthy) return false;
+    all = rc && healthOf(c, *rc).healthy && all;
+  }
+  return all;
+}
+
+bool Runner::waitUntil(const std::function<bool()>& pred, Duration timeout) {
+  SimLoop& loop = w_.loop();
+  const TimePoint deadline = loop.now() + timeout;
+  while (!pred()) {
+    if (loop.now() >= deadline) return false;
+    loop.runUntil(std::min(deadline, loop.now() + kPoll));
   }
   return true;
 }
@@ -164,7 +198,7 @@ bool Runner::evaluate(std::string_view condition, std::string& why) {
     for (const auto& other : clusters_) {
       auto orc = cluster(other);
       if (!orc) return false;
-      const auto h = w_.health(*orc);
+      const auto h = healthOf(other, *orc);
       if (!h.healthy) {
         why = other.name + ": " + (h.reasons.empty() ? "not healthy" : h.reasons.front());
         return false;
@@ -190,7 +224,7 @@ bool Runner::evaluate(std::string_view condition, std::string& why) {
     return !v;
   }
   if (condition == "master-changed") {
-    const auto h = rediscluster::assessHealth(*rc, view);
+    const auto h = healthOf(c, *rc, view);
     why = "the master is still " + firstMaster_;
     return !h.masterIP.empty() && h.masterIP != firstMaster_;
   }
@@ -215,10 +249,10 @@ void Runner::sample() {
     auto rc = cluster(c);
     if (!rc) continue;
     const auto view = w_.observe(*rc);
-    const auto h = rediscluster::assessHealth(*rc, view);
+    (void)healthOf(c, *rc, view);
     auto& cs = samples_[c.name];
-    if (cs.healthChanges.empty() || cs.healthChanges.back().second != h.healthy) cs.healthChanges.push_back({now, h.healthy});
     const auto masters = writableMasters(view);
+    held(inv::kSingleWritableMaster);  // unless violated, now or later
     if (masters.size() < 2) {
       cs.twoMastersSince.reset();
       continue;
@@ -291,7 +325,7 @@ bool Runner::runStep(const Step& st, StepOutcome& out) {
       out.detail = "applied " + meta::name(st.manifest);
       if (!r) {
         out.detail = r.error().toString();
-        report_.fail(FailureClass::BadInput, fmt::format("{}:{}: apply: {}", s_.file, st.line, r.error().toString()));
+        report_.fail(FailureClass::BadInput, fmt::format("{}:{}: apply: {}", where(), st.line, r.error().toString()));
         return false;
       }
       return true;
@@ -302,7 +336,7 @@ bool Runner::runStep(const Step& st, StepOutcome& out) {
       out.detail = "patched " + name;
       if (!r) {
         out.detail = r.error().toString();
-        report_.fail(FailureClass::BadInput, fmt::format("{}:{}: patch: {}", s_.file, st.line, r.error().toString()));
+        report_.fail(FailureClass::BadInput, fmt::format("{}:{}: patch: {}", where(), st.line, r.error().toString()));
         return false;
       }
       return true;
@@ -311,7 +345,7 @@ bool Runner::runStep(const Step& st, StepOutcome& out) {
       auto r = beginStepFault(st.fault, out.detail);
       out.detail = chaos::describeFault(st.fault) + ": " + out.detail;
       if (!r) {
-        report_.fail(FailureClass::BadInput, fmt::format("{}:{}: fault: {}", s_.file, st.line, r.error().toString()));
+        report_.fail(FailureClass::BadInput, fmt::format("{}:{}: fault: {}", where(), st.line, r.error().toString()));
         return false;
       }
       return true;
@@ -325,7 +359,7 @@ bool Runner::runStep(const Step& st, StepOutcome& out) {
       std::vector<LostWrite> lost;
       if (!keys_->read(st.prefix, st.keys, o_.writeTimeout, lost)) {
         out.detail = "the master could not be read";
-        report_.fail(FailureClass::Liveness, fmt::format("{}:{}: read: {}", s_.file, st.line, out.detail));
+        report_.fail(FailureClass::Liveness, fmt::format("{}:{}: read: {}", where(), st.line, out.detail));
         return false;
       }
       classifyLosses(lost);
@@ -334,16 +368,16 @@ bool Runner::runStep(const Step& st, StepOutcome& out) {
     }
     case StepKind::WaitFor: {
       std::string why;
-      const bool ok = w_.world().runUntil([&] { return evaluate(st.condition, why); }, st.timeout);
+      const bool ok = waitUntil([&] { return evaluate(st.condition, why); }, st.timeout);
       out.detail = ok ? st.condition : fmt::format("{} not reached in {} ms: {}", st.condition, toMillis(st.timeout), why);
-      if (!ok) report_.fail(FailureClass::Liveness, fmt::format("{}:{}: waitFor {}", s_.file, st.line, out.detail));
+      if (!ok) report_.fail(FailureClass::Liveness, fmt::format("{}:{}: waitFor {}", where(), st.line, out.detail));
       return ok;
     }
     case StepKind::Assert: {
       std::string why;
       const bool ok = evaluate(st.condition, why);
       out.detail = ok ? st.condition : st.condition + ": " + why;
-      if (!ok) report_.fail(FailureClass::Assertion, fmt::format("{}:{}: assert {}", s_.file, st.line, out.detail));
+      if (!ok) report_.fail(FailureClass::Assertion, fmt::format("{}:{}: assert {}", where(), st.line, out.detail));
       return ok;
     }
     case StepKind::Sleep:
@@ -384,7 +418,7 @@ void Runner::liveness() {
   // Every fault has ended: from here the cluster must heal, within the bound.
   const TimePoint healedBy = w_.loop().now() + healBound(downAfterMs(), failoverTimeoutMs());
   progress("liveness: waiting for health");
-  const bool healthy = w_.world().runUntil([&] { return allHealthy(); }, healedBy - w_.loop().now());
+  const bool healthy = waitUntil([&] { return allHealthy(); }, healedBy - w_.loop().now());
   if (!healthy) {
     std::string why;
     (void)evaluate("healthy", why);
@@ -394,11 +428,11 @@ void Runner::liveness() {
   }
   held(inv::kEventualHealth);
   // The status follows the world within a reconcile or two.
-  w_.world().runUntil(
+  waitUntil(
       [&] {
         for (const auto& c : clusters_) {
           auto rc = cluster(c);
-          if (!rc || checkStatusTruthful(*rc, w_.health(*rc))) return false;
+          if (!rc || checkStatusTruthful(*rc, healthOf(c, *rc))) return false;
         }
         return true;
       },
@@ -407,7 +441,7 @@ void Runner::liveness() {
     auto rc = cluster(c);
     if (!rc) continue;
     const auto view = w_.observe(*rc);
-    const auto h = rediscluster::assessHealth(*rc, view);
+    const auto h = healthOf(c, *rc, view);
     check(inv::kReplicasFollowMaster, checkReplicasFollowMaster(view, h.masterIP));
     check(inv::kSentinelsAgree, checkSentinelsAgree(view));
     check(inv::kSentinelListsExact, checkSentinelListsExact(*rc, view));
@@ -525,14 +559,14 @@ RunResult Runner::run() {
   }
   armSampler();
   progress(fmt::format("{}: seed {}, waiting for the first health", s_.name, seed_));
-  if (!w_.world().runUntil([&] { return allHealthy(); }, o_.firstHealthTimeout)) {
+  if (!waitUntil([&] { return allHealthy(); }, o_.firstHealthTimeout)) {
     std::string why;
     (void)evaluate("healthy", why);
     violate(inv::kEventualHealth, fmt::format("never healthy within {} s of creation: {}",
                                               toMillis(o_.firstHealthTimeout) / 1000, why));
     return finish();
   }
-  if (auto rc = cluster(clusters_.front())) firstMaster_ = w_.health(*rc).masterIP;
+  if (auto rc = cluster(clusters_.front())) firstMaster_ = healthOf(clusters_.front(), *rc).masterIP;
   progress("healthy; master " + firstMaster_);
   schedule_ = std::make_unique<chaos::ScheduleRunner>(w_.loop(), w_.injector(), s_.schedule);
   schedule_->setListener([this](const chaos::FaultRecord& r) {
@@ -560,7 +594,7 @@ RunResult Runner::run() {
     if (!out.ok || report_.failure == FailureClass::BadInput) return finish();
   }
   // The schedule may outlast the steps.
-  w_.world().runUntil([&] { return faultsEnded(); }, s_.schedule.lastEnd() + minutes(10));
+  waitUntil([&] { return faultsEnded(); }, s_.schedule.lastEnd() + minutes(10));
   if (!faultsEnded()) {
     report_.fail(FailureClass::Crash, "faults did not end");
     return finish();

@@ -84,6 +84,20 @@ Scenario scenarioFromSchedule(std::string name, std::vector<Object> manifests, c
   s.manifests = std::move(manifests);
   s.schedule = std::move(schedule);
   s.schedule.sort();
+  // Writes while the first faults play, then more once the cluster healed; both are read
+  // back at the end (and every acknowledged write once more by the runner).
+  Step during;
+  during.kind = StepKind::Write;
+  during.keys = 50;
+  during.prefix = "during";
+  Step after = during;
+  after.prefix = "after";
+  Step readDuring;
+  readDuring.kind = StepKind::Read;
+  readDuring.keys = 50;
+  readDuring.prefix = "during";
+  Step readAfter = readDuring;
+  readAfter.prefix = "after";
   Step ended;
   ended.kind = StepKind::WaitFor;
   ended.condition = "faults-ended";
@@ -92,7 +106,7 @@ Scenario scenarioFromSchedule(std::string name, std::vector<Object> manifests, c
   healthy.kind = StepKind::WaitFor;
   healthy.condition = "healthy";
   healthy.timeout = settleTimeout;
-  s.steps = {ended, healthy};
+  s.steps = {during, ended, healthy, after, readDuring, readAfter};
   return s;
 }
 

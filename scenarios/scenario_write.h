@@ -13,8 +13,9 @@ namespace kun::scenario {
 std::string writeScenario(const Scenario& s);
 
 // The scenario of a generated run: the manifests, the schedule (which starts once the
-// cluster is first healthy, as every scenario's steps do), and steps that wait for the
-// schedule to end and then for health within settleTimeout.
+// cluster is first healthy, as every scenario's steps do), and steps that write 50 keys
+// while the first faults play, wait for the schedule to end and then for health within
+// settleTimeout, write 50 more and read both sets back.
 Scenario scenarioFromSchedule(std::string name, std::vector<Object> manifests, chaos::FaultSchedule schedule,
                               std::uint64_t seed, Duration settleTimeout);
 

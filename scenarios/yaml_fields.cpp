@@ -57,6 +57,18 @@ Result<std::optional<std::int64_t>> optInt(const YAML::Node& map, std::string_vi
   return std::optional<std::int64_t>{v};
 }
 
+Result<std::optional<std::uint64_t>> optSeed(const YAML::Node& map, std::string_view key, const YamlPlace& where) {
+  constexpr std::string_view what = "a seed: an integer in [0, 18446744073709551615]";
+  auto n = scalarAt(map, key, where, what);
+  if (!n) return n.error();
+  if (!*n) return std::optional<std::uint64_t>{};
+  const auto& s = (*n)->Scalar();
+  std::uint64_t v = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc{} || p != s.data() + s.size()) return yamlError(where.child(key, **n), what, describeNode(**n));
+  return std::optional<std::uint64_t>{v};
+}
+
 Result<std::optional<bool>> optBool(const YAML::Node& map, std::string_view key, const YamlPlace& where) {
   auto n = scalarAt(map, key, where, "true or false");
   if (!n) return n.error();

@@ -19,6 +19,8 @@ Status onlyKeys(const YAML::Node& n, const YamlPlace& where, const std::vector<s
 Result<std::optional<std::string>> optString(const YAML::Node& map, std::string_view key, const YamlPlace& where);
 Result<std::optional<std::int64_t>> optInt(const YAML::Node& map, std::string_view key, const YamlPlace& where,
                                            std::int64_t min, std::int64_t max);
+// A 64-bit unsigned seed.
+Result<std::optional<std::uint64_t>> optSeed(const YAML::Node& map, std::string_view key, const YamlPlace& where);
 Result<std::optional<bool>> optBool(const YAML::Node& map, std::string_view key, const YamlPlace& where);
 Result<std::optional<Duration>> optDuration(const YAML::Node& map, std::string_view key, const YamlPlace& where);
 // "1/10" or "10%" as num/den.

@@ -35,7 +35,10 @@ std::string lowerCase(std::string s) {
 std::string normalizedConfigValue(const std::string& value) {
   std::istringstream in(lowerCase(value));
   std::string tok, out;
-  while (in >> tok) out += (out.empty() ? "" : " ") + bytes(tok);
+  while (in >> tok) {
+    if (!out.empty()) out += ' ';
+    out += bytes(tok);
+  }
   return out;
 }
 

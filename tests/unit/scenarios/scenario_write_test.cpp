@@ -90,11 +90,16 @@ TEST(ScenarioWrite, ScheduleScenarioWaitsForTheEndThenHealth) {
   f.duration = seconds(20);
   sch.faults = {f};
   const auto s = scenarioFromSchedule("x", {cluster()}, sch, 3, minutes(2));
-  ASSERT_EQ(s.steps.size(), 2u);
-  EXPECT_EQ(s.steps[0].condition, "faults-ended");
-  EXPECT_GE(s.steps[0].timeout, seconds(30));
-  EXPECT_EQ(s.steps[1].condition, "healthy");
-  EXPECT_EQ(s.steps[1].timeout, minutes(2));
+  ASSERT_EQ(s.steps.size(), 6u);
+  EXPECT_EQ(s.steps[0].kind, StepKind::Write);
+  EXPECT_EQ(s.steps[1].condition, "faults-ended");
+  EXPECT_GE(s.steps[1].timeout, seconds(30));
+  EXPECT_EQ(s.steps[2].condition, "healthy");
+  EXPECT_EQ(s.steps[2].timeout, minutes(2));
+  EXPECT_EQ(s.steps[3].kind, StepKind::Write);
+  EXPECT_EQ(s.steps[4].kind, StepKind::Read);
+  EXPECT_EQ(s.steps[4].prefix, s.steps[0].prefix);
+  EXPECT_EQ(s.steps[5].prefix, s.steps[3].prefix);
   EXPECT_EQ(s.seed, 3u);
 }
 

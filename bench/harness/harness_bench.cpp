@@ -1,0 +1,61 @@
+// The harness's speed: whole property runs (a generated 10-minute virtual schedule with up
+// to 10 faults, the real operator, every invariant), as kun-sim prop runs them. Counters:
+// runs per second and simulated cluster-hours per wall second.
+#include <benchmark/benchmark.h>
+
+#include "chaos/faults/fault_schedule.h"
+#include "core/runtime/random.h"
+#include "scenarios/invariants.h"
+#include "scenarios/scenario_runner.h"
+#include "scenarios/scenario_write.h"
+
+namespace {
+
+using namespace kun;
+using namespace kun::scenario;
+
+Object cluster() {
+  return Object{{"apiVersion", "redis.kun/v1beta1"},
+                {"kind", "RedisCluster"},
+                {"metadata", {{"name", "bench"}, {"namespace", "default"}}},
+                {"spec", {{"size", 3}, {"sentinel", {{"replicas", 3}}}}}};
+}
+
+void BM_PropertyRun(benchmark::State& state) {
+  chaos::ScheduleOptions so;
+  so.maxFaults = static_cast<int>(state.range(0));
+  so.horizon = minutes(10);
+  std::uint64_t seed = 1;
+  double virtualSeconds = 0;
+  for (auto _ : state) {
+    const auto schedule = chaos::generateSchedule(Random(seed), so);
+    const Scenario s = scenarioFromSchedule("bench", {cluster()}, schedule, seed, healBound(1000, 3000));
+    RunOptions o;
+    o.seed = seed++;
+    const auto r = runScenario(s, o);
+    virtualSeconds += r.report.virtualSeconds;
+    benchmark::DoNotOptimize(r.report.traceHash);
+  }
+  state.counters["runs_per_s"] = benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+  state.counters["cluster_hours_per_s"] = benchmark::Counter(virtualSeconds / 3600.0, benchmark::Counter::kIsRate);
+  state.counters["virtual_s_per_run"] = virtualSeconds / static_cast<double>(state.iterations());
+}
+BENCHMARK(BM_PropertyRun)->Arg(10)->Unit(benchmark::kMillisecond)->Iterations(5);
+
+// One quiet cluster: created, healthy, then watched — the floor every run pays.
+void BM_HealthyClusterRun(benchmark::State& state) {
+  std::uint64_t seed = 1;
+  double virtualSeconds = 0;
+  for (auto _ : state) {
+    const Scenario s = scenarioFromSchedule("bench", {cluster()}, {}, seed, healBound(1000, 3000));
+    RunOptions o;
+    o.seed = seed++;
+    const auto r = runScenario(s, o);
+    virtualSeconds += r.report.virtualSeconds;
+  }
+  state.counters["cluster_hours_per_s"] = benchmark::Counter(virtualSeconds / 3600.0, benchmark::Counter::kIsRate);
+  state.counters["virtual_s_per_run"] = virtualSeconds / static_cast<double>(state.iterations());
+}
+BENCHMARK(BM_HealthyClusterRun)->Unit(benchmark::kMillisecond)->Iterations(5);
+
+}  // namespace

@@ -1,0 +1,137 @@
+#include "scenarios/prop_run.h"
+
+#include <filesystem>
+#include <fstream>
+
+#include <fmt/format.h>
+#include <rapidcheck.h>
+
+#include "chaos/faults/fault_schedule.h"
+#include "core/runtime/random.h"
+#include "scenarios/invariants.h"
+#include "scenarios/scenario_runner.h"
+#include "scenarios/scenario_write.h"
+
+namespace kun::scenario {
+
+namespace {
+
+Object defaultCluster() {
+  return Object{{"apiVersion", "redis.kun/v1beta1"},
+                {"kind", "RedisCluster"},
+                {"metadata", {{"name", "prop"}, {"namespace", "default"}}},
+                {"spec", {{"size", 3}, {"sentinel", {{"replicas", 3}}}}}};
+}
+
+// One fault: its kind, its start and a seed for the rest of its parameters, so shrinking
+// moves it earlier, towards the first kind and towards plain parameters.
+rc::Gen<chaos::Fault> genFault(std::vector<chaos::FaultKind> kinds, chaos::ScheduleOptions so) {
+  const int horizonMs = static_cast<int>(toMillis(so.horizon));
+  return rc::gen::apply(
+      [kinds, so](std::size_t k, int atMs, std::uint32_t seed) {
+        Random r(seed);
+        return chaos::generateFault(r, kinds[k], milliseconds(atMs), so);
+      },
+      rc::gen::inRange<std::size_t>(0, kinds.size()), rc::gen::inRange(0, horizonMs),
+      rc::gen::arbitrary<std::uint32_t>());
+}
+
+// RapidCheck's own reporting is replaced by the progress lines of the property.
+class Silent final : public rc::detail::TestListener {
+ public:
+  void onTestCaseFinished(const rc::detail::CaseDescription&) override {}
+  void onShrinkTried(const rc::detail::CaseDescription&, bool) override {}
+  void onTestFinished(const rc::detail::TestMetadata&, const rc::detail::TestResult&) override {}
+};
+
+std::string breaksArgs(const std::vector<std::string>& breaks) {
+  std::string out;
+  for (const auto& b : breaks) out += " --break " + b;
+  return out;
+}
+
+}  // namespace
+
+PropResult runProperty(const PropOptions& opts) {
+  PropResult result;
+  std::vector<chaos::FaultKind> kinds(opts.kinds.begin(), opts.kinds.end());
+  if (kinds.empty()) kinds = chaos::allFaultKinds();
+  chaos::ScheduleOptions so;
+  so.horizon = opts.horizon;
+  so.maxFaults = opts.maxFaults;
+  const auto say = [&](const std::string& line) {
+    if (opts.progress) opts.progress(line);
+  };
+
+  const Duration settle = opts.settle > Duration::zero()
+                              ? opts.settle
+                              : healBound(opts.heal.downAfterMs, opts.heal.failoverTimeoutMs);
+  std::optional<Scenario> lastFailing;
+  bool shrinking = false;
+  const auto property = [&] {
+    auto faults = *rc::gen::resize(
+        opts.maxFaults, rc::gen::nonEmpty(rc::gen::container<std::vector<chaos::Fault>>(genFault(kinds, so))));
+    if (static_cast<int>(faults.size()) > opts.maxFaults) faults.resize(static_cast<std::size_t>(opts.maxFaults));
+    const auto worldSeed = *rc::gen::inRange<std::uint64_t>(1, 1u << 31);
+    chaos::FaultSchedule schedule;
+    schedule.faults = faults;
+    Scenario s = scenarioFromSchedule(fmt::format("prop-{}-{}", opts.seed, worldSeed), {defaultCluster()},
+                                      schedule, worldSeed, settle);
+    RunOptions ro;
+    ro.seed = worldSeed;
+    ro.heal = opts.heal;
+    const auto r = runScenario(s, ro);
+    ++result.trials;
+    if (!shrinking) {
+      say(fmt::format("run {}/{}: {} fault(s), world seed {}: {}", result.trials, opts.runs, faults.size(), worldSeed,
+                      r.report.passed() ? "pass" : "FAIL: " + r.report.failureDetail));
+      if (r.report.passed()) ++result.passedBeforeFailure;
+    } else {
+      say(fmt::format("  shrink {}: {} fault(s): {}", result.trials, faults.size(),
+                      r.report.passed() ? "passes" : "still fails"));
+    }
+    if (!r.report.passed()) {
+      shrinking = true;
+      lastFailing = s;
+      result.report = r.report;
+    }
+    RC_ASSERT(r.report.passed());
+  };
+
+  rc::detail::TestParams params;
+  params.seed = opts.seed;
+  params.maxSuccess = opts.runs;
+  params.maxSize = 100;
+  rc::detail::TestMetadata meta;
+  meta.id = meta.description = "kun-sim prop";
+  Silent listener;
+  const auto outcome = rc::detail::checkProperty(rc::detail::toProperty(property), meta, params, listener);
+  if (outcome.is<rc::detail::Error>()) {
+    result.error = outcome.get<rc::detail::Error>().description;
+    return result;
+  }
+  if (outcome.is<rc::detail::GaveUpResult>()) {
+    result.error = "RapidCheck gave up: " + outcome.get<rc::detail::GaveUpResult>().description;
+    return result;
+  }
+  if (!outcome.is<rc::detail::FailureResult>() || !lastFailing) return result;
+
+  result.failed = true;
+  std::error_code ec;
+  std::filesystem::create_directories(opts.outDir, ec);
+  result.file = (std::filesystem::path(opts.outDir) / (lastFailing->name + ".yaml")).string();
+  lastFailing->description = fmt::format(
+      "minimal failing schedule found by kun-sim prop --seed {}{}: {}", opts.seed, breaksArgs(opts.breaks),
+      result.report.failureDetail);
+  std::ofstream f(result.file, std::ios::trunc);
+  f << writeScenario(*lastFailing);
+  f.close();
+  if (!f) {
+    result.error = "cannot write " + result.file;
+    return result;
+  }
+  result.replay = "kun-sim replay " + result.file + breaksArgs(opts.breaks);
+  return result;
+}
+
+}  // namespace kun::scenario

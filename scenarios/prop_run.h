@@ -1,0 +1,46 @@
+#pragma once
+// `kun-sim prop`: random fault schedules (and spec changes) against the operator, generated
+// and shrunk by RapidCheck. Each trial is a scenario (scenarioFromSchedule) run in the
+// simulator with a world seed of its own; the first failure is shrunk — fewer faults,
+// earlier, simpler — to a minimal failing schedule, which is written as a scenario file
+// that `kun-sim replay` runs again exactly.
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "chaos/faults/fault.h"
+#include "core/rediscluster/heal.h"
+#include "scenarios/run_report.h"
+
+namespace kun::scenario {
+
+struct PropOptions {
+  int runs = 100;
+  std::uint64_t seed = 1;  // RapidCheck's seed: one seed, one sequence of trials
+  int maxFaults = 5;
+  std::set<chaos::FaultKind> kinds;  // empty: every kind
+  Duration horizon = minutes(10);    // faults start within this much of the first health
+  // How long a schedule's end may take to heal; zero: the bound eventual-health allows.
+  Duration settle{0};
+  rediscluster::HealOptions heal;
+  std::vector<std::string> breaks;   // --break names, repeated in the replay command
+  std::string outDir = ".";          // where the minimal failing scenario is written
+  std::function<void(const std::string&)> progress;
+};
+
+struct PropResult {
+  int trials = 0;         // scenario runs, shrinking included
+  int passedBeforeFailure = 0;
+  bool failed = false;
+  std::string file;       // the minimal failing scenario
+  std::string replay;     // the command that replays it
+  RunReport report;       // of the minimal failing run
+  std::string error;      // when the property could not be run at all
+};
+
+PropResult runProperty(const PropOptions& opts);
+
+}  // namespace kun::scenario

@@ -1,0 +1,143 @@
+// The harness end to end: scenarios run with the real operator in the simulated world,
+// judged by the invariants, reproducible from their seed; and a broken operator fails.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "scenarios/invariants.h"
+#include "scenarios/scenario_parse.h"
+#include "scenarios/scenario_runner.h"
+
+namespace kun::scenario {
+namespace {
+
+std::string libraryFile(const std::string& name) {
+  const auto root = std::filesystem::path(__FILE__).parent_path().parent_path().parent_path().parent_path();
+  return (root / "scenarios" / name).string();
+}
+
+Scenario parsed(const std::string& text) {
+  auto s = parseScenario(text, "inline.yaml");
+  EXPECT_TRUE(s.ok()) << s.error().message;
+  return s.ok() ? *s : Scenario{};
+}
+
+// A short story: a cluster, writes, the master killed, healthy again, the writes read back.
+const char* kKillMaster = R"(
+name: kill-master
+manifests:
+  - apiVersion: redis.kun/v1beta1
+    kind: RedisCluster
+    metadata: {name: demo, namespace: default}
+    spec: {size: 3, sentinel: {replicas: 3}}
+steps:
+  - write: {keys: 20, prefix: k}
+  - fault: {kind: pod-kill, target: master}
+  - waitFor: {condition: master-changed, timeout: 1m}
+  - waitFor: {condition: healthy, timeout: 2m}
+  - read: {keys: 20, prefix: k}
+)";
+
+RunOptions quick(std::uint64_t seed) {
+  RunOptions o;
+  o.seed = seed;
+  o.quietWindow = seconds(10);
+  return o;
+}
+
+std::string invariantsText(const RunReport& r) {
+  std::string out;
+  for (const auto& [name, o] : r.invariants)
+    out += name + "=" + (o.state == InvariantOutcome::State::Held ? "held" : o.state == InvariantOutcome::State::Violated ? "violated: " + o.detail : "not-checked") + "\n";
+  return out;
+}
+
+TEST(HarnessRun, DefaultScenarioPassesWithEveryInvariantChecked) {
+  auto s = readScenarioFile(libraryFile("default.yaml"));
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  const auto r = runScenario(*s, RunOptions{}).report;
+  EXPECT_TRUE(r.passed()) << r.failureDetail << "\n" << invariantsText(r);
+  EXPECT_EQ(r.exitCode(), 0);
+  EXPECT_EQ(r.seed, 1u);  // the file's
+  for (const auto& i : invariantCatalog()) {
+    const auto& o = r.invariants.at(std::string(i.name));
+    if (i.name == inv::kNoOrphans) EXPECT_EQ(o.state, InvariantOutcome::State::NotChecked);  // nothing deleted
+    else EXPECT_EQ(o.state, InvariantOutcome::State::Held) << i.name << ": " << o.detail;
+  }
+  EXPECT_EQ(r.writesAcknowledged, 150);
+  EXPECT_EQ(r.writesLost, 0);
+  ASSERT_EQ(r.faults.size(), 3u);
+  EXPECT_EQ(r.faults[0].kind, "pod-kill");
+  EXPECT_TRUE(r.faults[0].applied) << r.faults[0].detail;
+  ASSERT_EQ(r.recoveries.size(), 3u);
+  ASSERT_TRUE(r.recoveries[0].healthyMs);
+  // A killed master is noticed after down-after (1 s), failed over, and its pod replaced.
+  EXPECT_GT(*r.recoveries[0].healthyMs, 1000);
+  EXPECT_LT(*r.recoveries[0].healthyMs, 60000);
+  EXPECT_NE(r.reproduce.find("--seed 1"), std::string::npos);
+}
+
+TEST(HarnessRun, OneSeedOneTraceHash) {
+  const Scenario s = parsed(kKillMaster);
+  const auto a = runScenario(s, quick(3)).report;
+  const auto b = runScenario(s, quick(3)).report;
+  const auto c = runScenario(s, quick(4)).report;
+  ASSERT_TRUE(a.passed()) << a.failureDetail;
+  EXPECT_EQ(a.traceHash, b.traceHash);
+  EXPECT_EQ(a.virtualSeconds, b.virtualSeconds);
+  EXPECT_NE(a.traceHash, c.traceHash);
+}
+
+TEST(HarnessRun, TimelineIsDrawnOnlyWhenAskedAndDoesNotChangeTheRun) {
+  const Scenario s = parsed(kKillMaster);
+  RunOptions with = quick(5);
+  with.timeline = true;
+  const auto drawn = runScenario(s, with);
+  const auto plain = runScenario(s, quick(5));
+  ASSERT_TRUE(drawn.timeline);
+  EXPECT_FALSE(plain.timeline);
+  EXPECT_EQ(drawn.report.traceHash, plain.report.traceHash);
+  EXPECT_FALSE(drawn.timeline->samples.empty());
+  EXPECT_EQ(drawn.timeline->faults.size(), 1u);
+}
+
+// An operator that never resets Sentinel leaves the killed pod's old address in every
+// sentinel's list: the harness must say so, as a liveness failure.
+TEST(HarnessRun, CatchesAnOperatorThatSkipsSentinelReset) {
+  const Scenario s = parsed(R"(
+name: replace-a-replica
+manifests:
+  - apiVersion: redis.kun/v1beta1
+    kind: RedisCluster
+    metadata: {name: demo, namespace: default}
+    spec: {size: 3, sentinel: {replicas: 3}}
+steps:
+  - fault: {kind: pod-kill, target: replica}
+  - sleep: 30s
+)");
+  RunOptions broken = quick(1);
+  broken.heal.skipSentinelResetForTest = true;
+  const auto r = runScenario(s, broken).report;
+  EXPECT_FALSE(r.passed());
+  EXPECT_EQ(r.exitCode(), 1);
+  EXPECT_EQ(r.failure, FailureClass::Liveness) << r.failureDetail;
+  const auto good = runScenario(s, quick(1)).report;
+  EXPECT_TRUE(good.passed()) << good.failureDetail << "\n" << invariantsText(good);
+}
+
+TEST(HarnessRun, AStepThatCannotBeAppliedIsBadInput) {
+  Scenario s = parsed(kKillMaster);
+  s.steps.resize(1);
+  Step bad;
+  bad.kind = StepKind::Fault;
+  bad.line = 99;
+  bad.fault.kind = chaos::FaultKind::NetworkLoss;  // lasting, but no duration
+  s.steps.push_back(bad);
+  const auto r = runScenario(s, quick(1)).report;
+  EXPECT_EQ(r.failure, FailureClass::BadInput) << r.failureDetail;
+  EXPECT_EQ(r.exitCode(), 2);
+  EXPECT_NE(r.failureDetail.find(":99:"), std::string::npos) << r.failureDetail;
+}
+
+}  // namespace
+}  // namespace kun::scenario
