@@ -1,5 +1,7 @@
 #include "fakeapi/store/watch_hub.h"
 
+#include "fakeapi/store/back_patch.h"
+
 #include <algorithm>
 #include <cassert>
 #include <charconv>
@@ -74,7 +76,7 @@ void WatchHub::supersede(Retained& entry) {
   if (rv == m->end() || !rv->is_string()) return;
   const std::string& text = rv->get_ref<const std::string&>();
   if (std::from_chars(text.data(), text.data() + text.size(), entry.prevRv).ec != std::errc()) return;
-  entry.backPatch = Object::diff(*c.object, *c.previous);
+  entry.backPatch = backPatch(*c.object, *c.previous);
   if (Retained* before = retainedAt(entry.prevRv); before && before->change.object == c.previous) {
     before->superseded = std::move(before->change.object);
     before->change.object = nullptr;

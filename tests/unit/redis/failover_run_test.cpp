@@ -4,29 +4,79 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <string>
 
 #include "fakeapi/redis/failover_run.h"
 
 namespace kun::redissim {
 namespace {
 
+// The first +switch-master payload's new address ("<name> <old ip> <old port> <new ip> <new port>").
+std::string switchedTo(const std::string& payload) {
+  const auto a = payload.rfind(' ');
+  const auto b = payload.rfind(' ', a - 1);
+  return payload.substr(b + 1);
+}
+
+// Kill with down-after 1000 has two outcomes, in the simulator as on real Sentinel
+// (bench/fidelity/real-kill-da1000-batch3.json: 6 of 30 real runs took the second one).
+// Usually one failover: the restarted master is converted after Sentinel's 8 s wait and the
+// sentinel-following client loses nothing. Sometimes a sentinel that learned of the switch
+// by hello finds the new master's link still in the old master's 1 s reconnect back-off:
+// its first PING goes out about down-after after the switch, so it flags the new master
+// +sdown, the others' is-master-down answers (younger than 5 s) make it +odown at once,
+// and a second failover follows; the restarted old master is then named as a replica at
+// the second switch, and what the client wrote to it meanwhile is lost.
+// Seeds 1..6 hold both outcomes (1 and 6 the second).
 TEST(FailoverRun, KillIsFailedOverAndTheOldMasterComesBackAsReplica) {
-  FailoverRunSpec spec;
-  spec.downAfterMs = 1000;
-  // Seed 1 currently shows an unexplained outlier (the restarted master converted at 4.3 s,
-  // 88 sentinel-client writes lost) that real runs never showed; open, see bench/fidelity.
-  spec.seed = 2;
-  const auto r = runFailoverTiming(spec);
-  ASSERT_TRUE(r.odownMs && r.firstSwitchMs && r.lastSwitchMs && r.newMasterWritableMs && r.oldMasterReplicaMs);
-  EXPECT_GE(*r.odownMs, 1000);
-  EXPECT_LT(*r.odownMs, 2500);
-  EXPECT_LE(*r.odownMs, *r.firstSwitchMs);
-  EXPECT_LE(*r.firstSwitchMs, *r.lastSwitchMs);
-  EXPECT_LE(*r.firstSwitchMs, *r.newMasterWritableMs + 1000);
-  EXPECT_GT(r.ackedSentinelClient, 0);
-  EXPECT_GT(r.ackedPinnedClient, 0);  // after the restart the pinned client writes to an empty master
-  EXPECT_EQ(r.lostAckedSentinelClient, 0);  // kill -9 with replicas in sync loses nothing here
-  EXPECT_GT(r.lostAckedPinnedClient, 0);     // its writes to the restarted old master are gone
+  int single = 0, twice = 0;
+  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+    SCOPED_TRACE(testing::Message() << "seed " << seed);
+    FailoverRunSpec spec;
+    spec.downAfterMs = 1000;
+    spec.seed = seed;
+    const auto r = runFailoverTiming(spec);
+    ASSERT_TRUE(r.odownMs && r.firstSwitchMs && r.lastSwitchMs && r.newMasterWritableMs && r.oldMasterReplicaMs);
+    EXPECT_GE(*r.odownMs, 1000);
+    EXPECT_LT(*r.odownMs, 2500);
+    EXPECT_LE(*r.odownMs, *r.firstSwitchMs);
+    EXPECT_LE(*r.firstSwitchMs, *r.lastSwitchMs);
+    EXPECT_LE(*r.firstSwitchMs, *r.newMasterWritableMs + 1000);
+    EXPECT_GT(r.ackedSentinelClient, 0);
+    EXPECT_GT(r.ackedPinnedClient, 0);  // after the restart the pinned client writes to an empty master
+    EXPECT_GT(r.lostAckedPinnedClient, 0);  // its writes to the restarted old master are gone
+    // Where each sentinel first switched to, and whether a new master was seen down.
+    std::map<int, std::int64_t> switchedAt;
+    std::optional<std::int64_t> newMasterDown;
+    std::string firstTarget;
+    for (const auto& e : r.events) {
+      if (e.type == "+switch-master" && !switchedAt.count(e.sentinel)) {
+        switchedAt[e.sentinel] = e.ms;
+        if (firstTarget.empty()) firstTarget = switchedTo(e.payload);
+      }
+      if (e.type == "+sdown" && !firstTarget.empty() && e.payload == "master mymaster " + firstTarget &&
+          !newMasterDown) {
+        newMasterDown = e.ms;
+        ASSERT_TRUE(switchedAt.count(e.sentinel));
+        // Not before down-after has passed since that sentinel's own switch.
+        EXPECT_GE(e.ms - switchedAt[e.sentinel], spec.downAfterMs);
+        EXPECT_LT(e.ms - switchedAt[e.sentinel], spec.downAfterMs + 200);
+      }
+    }
+    if (!newMasterDown) {
+      ++single;
+      EXPECT_EQ(r.lostAckedSentinelClient, 0);  // kill -9 with replicas in sync loses nothing
+      EXPECT_LT(*r.lastSwitchMs - *r.firstSwitchMs, 1500);
+      EXPECT_GT(*r.oldMasterReplicaMs, *r.firstSwitchMs + 8000);  // +convert-to-slave waits 8 s
+    } else {
+      ++twice;
+      EXPECT_GT(*r.lastSwitchMs, *newMasterDown);
+      EXPECT_LE(*r.oldMasterReplicaMs, *r.lastSwitchMs + 100);
+      EXPECT_GT(r.lostAckedSentinelClient, 0);
+    }
+  }
+  EXPECT_GT(single, 0);
+  EXPECT_GT(twice, 0);
 }
 
 TEST(FailoverRun, ShortHangBelowDownAfterIsNoFailover) {
