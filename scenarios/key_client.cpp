@@ -86,10 +86,14 @@ bool KeyClient::onMaster(std::vector<std::string> argv, TimePoint deadline, Redi
   return false;
 }
 
-int KeyClient::write(const std::string& prefix, int n, Duration timeout) {
-  const TimePoint deadline = world_.loop().now() + timeout;
+int KeyClient::write(const std::string& prefix, int n, Duration timeout, Duration pause) {
+  TimePoint deadline = world_.loop().now() + timeout;
   int acked = 0;
   for (int i = 0; i < n; ++i) {
+    if (i > 0 && pause > Duration::zero()) {
+      world_.loop().runFor(pause);
+      deadline += pause;
+    }
     const std::string key = fmt::format("{}-{}", prefix, i);
     const std::string value = fmt::format("{}@{}", key, ++seq_);
     tried_[key].push_back(value);

@@ -37,10 +37,10 @@ class KeyClient {
   KeyClient(const KeyClient&) = delete;
   KeyClient& operator=(const KeyClient&) = delete;
 
-  // SET <prefix>-<i> for i in [0, n), one after another, each retried (every 200 ms, asking
-  // the sentinels again) until acknowledged or the timeout; returns how many were
-  // acknowledged.
-  int write(const std::string& prefix, int n, Duration timeout);
+  // SET <prefix>-<i> for i in [0, n), one after another with `pause` between two, each
+  // retried (every 200 ms, asking the sentinels again) until acknowledged or the timeout
+  // (from the start of the step plus the pauses); returns how many were acknowledged.
+  int write(const std::string& prefix, int n, Duration timeout, Duration pause = Duration::zero());
   // GET of the acknowledged keys among <prefix>-<i>; lost: acknowledged and not on the
   // master. false when the master could not be asked within the timeout.
   bool read(const std::string& prefix, int n, Duration timeout, std::vector<LostWrite>& lost);

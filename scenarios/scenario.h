@@ -27,11 +27,11 @@ struct Step {
   std::string cluster;          // patch: the RedisCluster's name ("": the first manifest's)
   Object patch;                 // patch: a JSON merge patch
   chaos::Fault fault;           // fault: begins when the step runs (its `at` is 0)
-  int keys = 0;                 // write / read: key-0 .. key-(n-1) with this prefix
+  int keys = 0;                 // write / read: <prefix>-0 .. <prefix>-(n-1)
   std::string prefix = "key";
   std::string condition;        // waitFor / assert: a name from scenario_conditions.h
   Duration timeout{0};          // waitFor
-  Duration duration{0};         // sleep
+  Duration duration{0};         // sleep; write: the pause between two writes (`every`)
   bool operator==(const Step&) const = default;
 };
 

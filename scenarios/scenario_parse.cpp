@@ -82,13 +82,22 @@ Result<Step> parseStep(const YAML::Node& n, const YamlPlace& where) {
   } else if (key == "write" || key == "read") {
     s.kind = key == "write" ? StepKind::Write : StepKind::Read;
     if (auto st = expectMap(body, at); !st) return st.error();
-    if (auto st = onlyKeys(body, at, {"keys", "prefix"}); !st) return st.error();
+    const bool write = s.kind == StepKind::Write;
+    if (auto st = onlyKeys(body, at, write ? std::vector<std::string_view>{"keys", "prefix", "every"}
+                                           : std::vector<std::string_view>{"keys", "prefix"});
+        !st)
+      return st.error();
     auto k = required(optInt(body, "keys", at, 1, 1'000'000), at, "keys", "how many keys (1..1000000)");
     if (!k) return k.error();
     s.keys = static_cast<int>(*k);
     auto p = optString(body, "prefix", at);
     if (!p) return p.error();
     if (*p) s.prefix = **p;
+    if (write) {
+      auto every = optDuration(body, "every", at);
+      if (!every) return every.error();
+      s.duration = every->value_or(Duration::zero());
+    }
   } else if (key == "waitFor") {
     s.kind = StepKind::WaitFor;
     if (auto st = expectMap(body, at); !st) return st.error();

@@ -12,7 +12,8 @@
 //     - apply: <manifest>
 //     - patch: {cluster: NAME, patch: {spec: {...}}}    # cluster defaults to the first
 //     - fault: {kind: ..., ...}                         # begins when the step runs
-//     - write: {keys: 100, prefix: a}                   # through the Sentinel-discovered master
+//     - write: {keys: 100, prefix: a, every: 100ms}     # through the Sentinel-discovered master
+//                                                       # (every: pause between writes, optional)
 //     - read:  {keys: 100, prefix: a}
 //     - waitFor: {condition: healthy, timeout: 2m}
 //     - assert: {condition: healthy}   (or assert: healthy)

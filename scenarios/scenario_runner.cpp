@@ -61,10 +61,19 @@ struct ClusterRef {
   std::string ns, name;
 };
 
+// A failover the Sentinels made (the master they name changed under a higher config
+// epoch), as opposed to a change the operator made by re-monitoring.
+struct SentinelFailover {
+  TimePoint at;
+  std::string from, to;
+};
+
 struct ClusterSamples {
   std::vector<std::pair<TimePoint, bool>> healthChanges;  // (time, healthy) when it flips
   std::optional<TimePoint> twoMastersSince;
-  std::string lastMaster;
+  std::string named;            // the master most sentinels name
+  std::int64_t epoch = 0;       // the highest config epoch they report
+  std::vector<SentinelFailover> failovers;
 };
 
 class Runner {
@@ -119,6 +128,7 @@ class Runner {
   bool waitUntil(const std::function<bool()>& pred, Duration timeout);
   bool evaluate(std::string_view condition, std::string& why);
   void sample();
+  void noteFailover(ClusterSamples& cs, const rediscluster::ClusterView& view);
   void armSampler();
   bool runStep(const Step& st, StepOutcome& out);
   Status beginStepFault(const chaos::Fault& f, std::string& detail);
@@ -251,6 +261,7 @@ void Runner::sample() {
     const auto view = w_.observe(*rc);
     (void)healthOf(c, *rc, view);
     auto& cs = samples_[c.name];
+    noteFailover(cs, view);
     const auto masters = writableMasters(view);
     held(inv::kSingleWritableMaster);  // unless violated, now or later
     if (masters.size() < 2) {
@@ -264,6 +275,24 @@ void Runner::sample() {
               fmt::format("{}: {} and {} both accept writes as master since {} ms", c.name, masters[0], masters[1],
                           ms(*cs.twoMastersSince)));
   }
+}
+
+void Runner::noteFailover(ClusterSamples& cs, const rediscluster::ClusterView& view) {
+  std::map<std::string, int> votes;
+  std::int64_t epoch = 0;
+  int reachable = 0;
+  for (const auto& s : view.sentinels) {
+    if (!s.reachable || !s.monitoring) continue;
+    ++reachable;
+    ++votes[s.master.ip];
+    epoch = std::max(epoch, s.master.configEpoch);
+  }
+  for (const auto& [ip, n] : votes) {
+    if (2 * n <= reachable || ip == cs.named) continue;
+    if (!cs.named.empty() && epoch > cs.epoch) cs.failovers.push_back({w_.loop().now(), cs.named, ip});
+    cs.named = ip;
+  }
+  cs.epoch = std::max(cs.epoch, epoch);
 }
 
 void Runner::armSampler() {
@@ -351,7 +380,7 @@ bool Runner::runStep(const Step& st, StepOutcome& out) {
       return true;
     }
     case StepKind::Write: {
-      const int acked = keys_->write(st.prefix, st.keys, o_.writeTimeout);
+      const int acked = keys_->write(st.prefix, st.keys, o_.writeTimeout, st.duration);
       out.detail = fmt::format("{} of {} writes to {}-* acknowledged", acked, st.keys, st.prefix);
       return true;
     }
@@ -405,6 +434,15 @@ void Runner::classifyLosses(const std::vector<LostWrite>& lost) {
         cause = std::string(chaos::faultKindName(f.fault.kind));
         break;
       }
+    // A Sentinel failover away from the node that acknowledged the write: Sentinel does not
+    // pause clients, so what the old master took after the new one was chosen is discarded
+    // when it becomes a replica — Sentinel's documented loss, even for a requested failover.
+    if (cause == "unexplained")
+      for (const auto& fo : samples_[clusters_.front().name].failovers)
+        if (fo.from == l.write.master && fo.at >= l.write.at) {
+          cause = "sentinel-failover";
+          break;
+        }
     ++report_.writesLost;
     ++report_.lostByCause[cause];
     if (cause == "unexplained")

@@ -32,6 +32,8 @@ void emitStep(YAML::Emitter& out, const Step& s) {
       out << YAML::Flow << YAML::BeginMap << YAML::Key << "keys" << YAML::Value << s.keys << YAML::Key << "prefix"
           << YAML::Value;
       emitJson(out, Object(s.prefix));
+      if (s.kind == StepKind::Write && s.duration > Duration::zero())
+        out << YAML::Key << "every" << YAML::Value << formatDuration(s.duration);
       out << YAML::EndMap;
       break;
     case StepKind::WaitFor:

@@ -125,6 +125,22 @@ steps:
   EXPECT_TRUE(good.passed()) << good.failureDetail << "\n" << invariantsText(good);
 }
 
+// Restarting the master while it still leads loses what only it had: the harness must
+// tell that from the writes a Sentinel failover itself drops.
+TEST(HarnessRun, CatchesAnOperatorThatRestartsTheMasterBeforeAFailover) {
+  auto s = readScenarioFile(libraryFile("rolling-image.yaml"));
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  RunOptions broken = quick(1);
+  broken.heal.restartMasterBeforeSyncForTest = true;
+  const auto bad = runScenario(*s, broken).report;
+  EXPECT_EQ(bad.failure, FailureClass::Safety) << bad.failureDetail;
+  EXPECT_GT(bad.lostByCause.count("unexplained"), 0u);
+  const auto good = runScenario(*s, quick(1)).report;
+  EXPECT_TRUE(good.passed()) << good.failureDetail << "\n" << invariantsText(good);
+  EXPECT_EQ(good.lostByCause.count("unexplained"), 0u);
+  EXPECT_GT(good.writesAcknowledged, 300);
+}
+
 TEST(HarnessRun, AStepThatCannotBeAppliedIsBadInput) {
   Scenario s = parsed(kKillMaster);
   s.steps.resize(1);
