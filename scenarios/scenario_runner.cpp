@@ -348,36 +348,27 @@ Status Runner::beginStepFault(const chaos::Fault& f, std::string& detail) {
 
 bool Runner::runStep(const Step& st, StepOutcome& out) {
   const ClusterRef& first = clusters_.front();
+  // A step the world refuses (an invalid manifest, patch or fault) is bad input.
+  const auto refused = [&](std::string_view what, const Status& r) {
+    if (r) return false;
+    out.detail += ": " + r.error().toString();
+    report_.fail(FailureClass::BadInput, fmt::format("{}:{}: {}: {}", where(), st.line, what, r.error().toString()));
+    return true;
+  };
   switch (st.kind) {
-    case StepKind::Apply: {
-      auto r = w_.apply(st.manifest);
-      out.detail = "applied " + meta::name(st.manifest);
-      if (!r) {
-        out.detail = r.error().toString();
-        report_.fail(FailureClass::BadInput, fmt::format("{}:{}: apply: {}", where(), st.line, r.error().toString()));
-        return false;
-      }
-      return true;
-    }
+    case StepKind::Apply:
+      out.detail = "apply " + meta::name(st.manifest);
+      return !refused("apply", w_.apply(st.manifest));
     case StepKind::Patch: {
       const std::string name = st.cluster.empty() ? first.name : st.cluster;
-      auto r = w_.patchCluster(first.ns, name, st.patch);
-      out.detail = "patched " + name;
-      if (!r) {
-        out.detail = r.error().toString();
-        report_.fail(FailureClass::BadInput, fmt::format("{}:{}: patch: {}", where(), st.line, r.error().toString()));
-        return false;
-      }
-      return true;
+      out.detail = "patch " + name;
+      return !refused("patch", w_.patchCluster(first.ns, name, st.patch));
     }
     case StepKind::Fault: {
-      auto r = beginStepFault(st.fault, out.detail);
-      out.detail = chaos::describeFault(st.fault) + ": " + out.detail;
-      if (!r) {
-        report_.fail(FailureClass::BadInput, fmt::format("{}:{}: fault: {}", where(), st.line, r.error().toString()));
-        return false;
-      }
-      return true;
+      std::string detail;
+      auto r = beginStepFault(st.fault, detail);
+      out.detail = chaos::describeFault(st.fault) + (r ? ": " + detail : "");
+      return !refused("fault", r);
     }
     case StepKind::Write: {
       const int acked = keys_->write(st.prefix, st.keys, o_.writeTimeout, st.duration);

@@ -22,15 +22,15 @@ Scenario parsed(const std::string& text) {
   return s.ok() ? *s : Scenario{};
 }
 
+#define KUN_ONE_CLUSTER \
+  "manifests:\n"                                        \
+  "  - apiVersion: redis.kun/v1beta1\n"                 \
+  "    kind: RedisCluster\n"                            \
+  "    metadata: {name: demo, namespace: default}\n"    \
+  "    spec: {size: 3, sentinel: {replicas: 3}}\n"
+
 // A short story: a cluster, writes, the master killed, healthy again, the writes read back.
-const char* kKillMaster = R"(
-name: kill-master
-manifests:
-  - apiVersion: redis.kun/v1beta1
-    kind: RedisCluster
-    metadata: {name: demo, namespace: default}
-    spec: {size: 3, sentinel: {replicas: 3}}
-steps:
+const char* kKillMaster = "name: kill-master\n" KUN_ONE_CLUSTER R"(steps:
   - write: {keys: 20, prefix: k}
   - fault: {kind: pod-kill, target: master}
   - waitFor: {condition: master-changed, timeout: 1m}
@@ -104,14 +104,7 @@ TEST(HarnessRun, TimelineIsDrawnOnlyWhenAskedAndDoesNotChangeTheRun) {
 // An operator that never resets Sentinel leaves the killed pod's old address in every
 // sentinel's list: the harness must say so, as a liveness failure.
 TEST(HarnessRun, CatchesAnOperatorThatSkipsSentinelReset) {
-  const Scenario s = parsed(R"(
-name: replace-a-replica
-manifests:
-  - apiVersion: redis.kun/v1beta1
-    kind: RedisCluster
-    metadata: {name: demo, namespace: default}
-    spec: {size: 3, sentinel: {replicas: 3}}
-steps:
+  const Scenario s = parsed("name: replace-a-replica\n" KUN_ONE_CLUSTER R"(steps:
   - fault: {kind: pod-kill, target: replica}
   - sleep: 30s
 )");
