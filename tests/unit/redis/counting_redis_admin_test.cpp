@@ -11,13 +11,13 @@ TEST(CountingRedisAdmin, ClassifiesCommandsByWhetherTheyChangeTheNode) {
   EXPECT_EQ(redisCommandName({"config", "set", "hz", "20"}), "CONFIG SET");
   EXPECT_EQ(redisCommandName({"sentinel", "config", "set", "x", "y"}), "SENTINEL CONFIG SET");
   EXPECT_EQ(redisCommandName({"replicaof", "no", "one"}), "REPLICAOF");
-  for (const std::vector<std::string> argv : std::vector<std::vector<std::string>>{
+  for (const auto& argv : std::vector<std::vector<std::string>>{
            {"REPLICAOF", "NO", "ONE"}, {"slaveof", "10.0.0.1", "6379"}, {"CONFIG", "SET", "hz", "20"},
            {"config", "rewrite"}, {"SENTINEL", "MONITOR", "m", "10.0.0.1", "6379", "2"}, {"SENTINEL", "REMOVE", "m"},
            {"sentinel", "set", "m", "auth-pass", "x"}, {"SENTINEL", "RESET", "m"}, {"SENTINEL", "FAILOVER", "m"},
            {"FAILOVER"}, {"SET", "k", "v"}, {"CLIENT", "KILL", "TYPE", "normal"}})
     EXPECT_TRUE(isStateChanging(argv)) << argv[0];
-  for (const std::vector<std::string> argv : std::vector<std::vector<std::string>>{
+  for (const auto& argv : std::vector<std::vector<std::string>>{
            {"INFO", "replication"}, {"ROLE"}, {"PING"}, {"CONFIG", "GET", "*"}, {"SENTINEL", "MASTER", "m"},
            {"SENTINEL", "REPLICAS", "m"}, {"sentinel", "get-master-addr-by-name", "m"}, {"GET", "k"}, {}})
     EXPECT_FALSE(isStateChanging(argv)) << (argv.empty() ? "(empty)" : argv[0]);
