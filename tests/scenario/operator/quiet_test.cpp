@@ -1,4 +1,4 @@
-// A healthy cluster is left alone: reconciles over virtual minutes write nothing to the API
+// A healthy cluster is left alone: reconciles over three virtual minutes write nothing to the API
 // server and send Redis and Sentinel only reads.
 #include "core/redis/counting_redis_admin.h"
 #include "tests/scenario/operator/counting_kube_client.h"
@@ -26,12 +26,12 @@ TEST_F(QuietScenario, HealthyClusterReconcilesMakeNoWrites) {
   EXPECT_GT(kube.writes(), 0u);
   EXPECT_GT(redis.stateChanging(), 0u);
   EXPECT_GT(redis.stateChangingByName().count("REPLICAOF"), 0u);
-  world->runFor(seconds(60));  // let the last actions settle (events, status)
+  world->runFor(seconds(30));  // let the last actions settle (events, status)
   ASSERT_TRUE(healthy("a")) << describe("a");
   kube.reset();
   redis.reset();
   const auto before = op->reconciler().stats().reconciles;
-  world->runFor(seconds(300));
+  world->runFor(seconds(180));
   const auto reconciles = op->reconciler().stats().reconciles - before;
   EXPECT_GE(reconciles, 5u);  // healthyRecheck every 30 s
   EXPECT_GT(redis.total(), 0u);  // it did look
