@@ -3,8 +3,9 @@
 // the StatefulSet's update revision are replaced one at a time, only while the cluster is
 // whole (every pod answering, one master, every replica in sync):
 //   replicas first (the highest ordinal first, as a StatefulSet rolls); then, with every
-//   replica on the new revision and in sync, SENTINEL FAILOVER moves the master to one of
-//   them; the old master, a replica now, is replaced in a later pass like any replica.
+//   replica on the new revision and in sync, the old master is fenced (it refuses writes)
+//   and SENTINEL FAILOVER moves the master to one of them; the old master, a replica now,
+//   is replaced in a later pass like any replica.
 // So never more than one pod is down, and the replica Sentinel promotes has the data.
 #include <algorithm>
 
@@ -71,6 +72,17 @@ Next healRolling(HealRun& run) {
     run.requeue(HealPhase::Updating);
     return Next::Stop;
   }
+  // Fence the old master first: Sentinel promotes a replica but leaves the old master
+  // serving until it converts it, seconds later, and what it acknowledges meanwhile is
+  // lost with the resync. Asking for more good replicas than exist makes it refuse writes
+  // (NOREPLICAS, never acknowledged) at once; the replicas are in sync, so the promoted one
+  // has every write acknowledged before. The fence goes with the pod, replaced next as an
+  // old-revision replica; a spec.config value for it is restored by heal_config.
+  const std::string fence = std::to_string(run.rc().spec.size);
+  if (!run.changeRedis(*master, {"CONFIG", "SET", "min-replicas-to-write", fence},
+                       master->pod.name + ": CONFIG SET min-replicas-to-write " + fence + " (writes fenced for the failover)")
+           .ok())
+    return Next::Stop;
   if (!run.changeSentinel(*s, {"SENTINEL", "FAILOVER", std::string(layout::kMasterName)},
                           "SENTINEL FAILOVER (master " + master->pod.name + " is on the old revision)")
            .ok())

@@ -103,7 +103,9 @@ void RedisNode::onBoot() {
 }
 
 void RedisNode::onDown() {
-  record("process exited");
+  // What was written to the AOF survives the process (see redis_persistence.cpp).
+  if (!powerLost_) flushAof();
+  record(powerLost_ ? "process lost with its machine" : "process exited");
   clients_.clear();
   channels_.clear();
   replicas_.clear();

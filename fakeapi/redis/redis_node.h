@@ -60,6 +60,9 @@ class RedisNode final : public SimProcess {
 
   // Graceful stop (SIGTERM): saves an RDB when save points are set, then exits.
   void shutdown();
+  // The machine loses power (node failure): unlike a process crash, which keeps what
+  // redis-server already wrote to the kernel, the AOF loses what was not fsynced yet.
+  void powerLoss();
   RedisReply executeAdmin(const Argv& argv, const std::string& password) override;
 
   // --- inspection for tests, checkers and the kubelet (not through the network) -------
@@ -225,6 +228,7 @@ class RedisNode final : public SimProcess {
   void loadFromDisk();
   void saveRdb();
   void persistCron();
+  void flushAof();  // fsync: the pending AOF writes reach the disk
   void noteWrite(const Argv& argv);
   void rewriteConfig();
 
@@ -289,6 +293,7 @@ class RedisNode final : public SimProcess {
   std::int64_t dirty_ = 0;
   std::int64_t lastSaveMs_ = 0;
   std::vector<std::pair<std::string, std::optional<std::string>>> aofPending_;
+  bool powerLost_ = false;  // set while powerLoss() takes the process down
   bool aofFlushAll_ = false;
 
   // stats

@@ -1,6 +1,10 @@
 // Persistence: RDB snapshots (save points, SAVE/BGSAVE, shutdown), the append-only file
-// with appendfsync everysec (what was written in the last second before a crash is lost)
-// or always, loading at boot, CONFIG REWRITE.
+// with appendfsync everysec or always, loading at boot, CONFIG REWRITE.
+//
+// redis-server write()s the AOF buffer before it replies (beforeSleep), and fsyncs once a
+// second with everysec: a killed process loses nothing it acknowledged (the kernel holds
+// the pages), a machine that loses power loses the last second. aofPending_ stands for
+// what was written but not fsynced: onDown() flushes it, powerLoss() drops it.
 //
 // Simplification: a BGSAVE is instantaneous (no fork, no child time); the AOF is kept as
 // the dataset it would replay to, not as a log.
@@ -54,17 +58,26 @@ void RedisNode::noteWrite(const Argv& argv) {
   if (hot_.fsyncAlways) persistCron();
 }
 
-void RedisNode::persistCron() {
-  if (config_.flag("appendonly")) {
-    if (!disk_.aof) disk_.aof = Dataset{};
-    if (aofFlushAll_) disk_.aof->clear();
-    aofFlushAll_ = false;
-    for (auto& [k, v] : aofPending_) {
-      if (v) (*disk_.aof)[k] = *v;
-      else disk_.aof->erase(k);
-    }
-    aofPending_.clear();
+void RedisNode::flushAof() {
+  if (!config_.flag("appendonly")) return;
+  if (!disk_.aof) disk_.aof = Dataset{};
+  if (aofFlushAll_) disk_.aof->clear();
+  aofFlushAll_ = false;
+  for (auto& [k, v] : aofPending_) {
+    if (v) (*disk_.aof)[k] = *v;
+    else disk_.aof->erase(k);
   }
+  aofPending_.clear();
+}
+
+void RedisNode::powerLoss() {
+  powerLost_ = true;
+  crash();
+  powerLost_ = false;
+}
+
+void RedisNode::persistCron() {
+  flushAof();
   const std::string& save = config_.str("save");
   if (save.empty() || dirty_ == 0) return;
   std::vector<std::int64_t> nums;

@@ -191,15 +191,18 @@ void PodBridge::stop(const ContainerEvent& ev) {
   if (it == running_.end() || it->second.uid != ev.uid) return;
   const Running r = std::move(it->second);
   running_.erase(it);
-  // SIGTERM (the kubelet reports exit 0) lets redis-server save; a kill or crash leaves
-  // what was on disk.
+  // SIGTERM (the kubelet reports exit 0) lets redis-server save; a kill or crash keeps
+  // what the process had written; a lost node also loses the AOF's unsynced second.
   const bool graceful = ev.exitCode == 0;
   if (r.sentinel) {
     if (auto* s = redis_.sentinel(r.endpoint)) {
       volume(r.uid, r.configVolume).sentinelConfigs[r.configFile] = s->savedConfig();
     }
   } else if (auto* n = redis_.redis(r.endpoint)) {
+    // The process goes before its disk is taken, so what it had written is on it.
     if (graceful) n->shutdown();
+    else if (ev.reason == "NodeLost") n->powerLoss();
+    else n->crash();
     redissim::RedisDisk disk = n->takeDisk();
     if (!r.configWritable) disk.rewrittenConfig.reset();
     if (!r.claimUid.empty()) claimDisks_[r.claimUid] = std::move(disk);

@@ -26,18 +26,30 @@ TEST(Persistence, AppendonlyNodeRestartedOnItsVolumeReloadsItsData) {
   EXPECT_EQ(w.must(n.endpoint(), {"GET", "a"}).str, "1");
 }
 
-TEST(Persistence, AppendonlyEverysecLosesTheLastSecondOnACrash) {
+TEST(Persistence, AppendonlyEverysecLosesTheLastSecondOnAPowerLoss) {
   SimWorld w;
   RedisNode& n = single(w, {{"appendonly", "yes"}, {"save", ""}});
   w.runFor(milliseconds(100));
   ASSERT_TRUE(w.must(n.endpoint(), {"SET", "old", "1"}).isOk());
   w.runFor(milliseconds(1500));
   ASSERT_TRUE(w.must(n.endpoint(), {"SET", "fresh", "1"}).isOk());
-  n.crash();  // before the next fsync
+  n.powerLoss();  // before the next fsync
   n.start();
   w.runFor(milliseconds(200));
   EXPECT_EQ(w.must(n.endpoint(), {"GET", "old"}).str, "1");
   EXPECT_EQ(w.must(n.endpoint(), {"GET", "fresh"}).type, RedisReply::Type::Nil);
+}
+
+// kill -9 of the process alone: the AOF was written before the reply, the kernel keeps it.
+TEST(Persistence, AppendonlyKeepsEveryAcknowledgedWriteAcrossAProcessCrash) {
+  SimWorld w;
+  RedisNode& n = single(w, {{"appendonly", "yes"}, {"save", ""}});
+  w.runFor(milliseconds(100));
+  ASSERT_TRUE(w.must(n.endpoint(), {"SET", "fresh", "1"}).isOk());
+  n.crash();  // well before the next fsync
+  n.start();
+  w.runFor(milliseconds(200));
+  EXPECT_EQ(w.must(n.endpoint(), {"GET", "fresh"}).str, "1");
 }
 
 TEST(Persistence, RdbSavePointsAndShutdownSave) {

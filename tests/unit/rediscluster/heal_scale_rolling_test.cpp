@@ -107,6 +107,10 @@ TEST(HealRolling, ReplicasFirstEachInSyncThenTheMasterMovesAway) {
     EXPECT_EQ(d.othersOutOfSync, 0) << d.pod;
   }
   EXPECT_EQ(c.w.countActions("SENTINEL FAILOVER"), 1) << c.w.allActions();
+  // The old master was fenced (refuses writes) just before Sentinel was asked to move it.
+  const std::string all = c.w.allActions();
+  EXPECT_EQ(c.w.countActions("CONFIG SET min-replicas-to-write 3"), 1) << all;
+  EXPECT_LT(all.find("min-replicas-to-write"), all.find("SENTINEL FAILOVER")) << all;
   for (const auto& p : c.w.redisPods) EXPECT_EQ(p.revision, "redis-cluster-test-r2");
   EXPECT_NE(c.w.health().masterIP, c.firstMaster);
   // Done: the next pass deletes nothing and changes nothing.
