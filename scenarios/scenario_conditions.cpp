@@ -7,7 +7,7 @@ namespace kun::scenario {
 const std::vector<std::string_view>& conditionNames() {
   static const std::vector<std::string_view> names{"healthy",         "pods-ready",    "master-elected",
                                                    "sentinels-agree", "faults-ended",  "writes-readable",
-                                                   "master-changed"};
+                                                   "master-changed",  "converged"};
   return names;
 }
 

@@ -14,6 +14,9 @@ namespace kun::scenario {
 //   faults-ended     every fault of the schedule and of the steps has ended
 //   writes-readable  every acknowledged test write reads back from the master
 //   master-changed   the master is not the one the run started with
+//   converged        healthy, and every liveness check holds (the StatefulSets match the
+//                    spec, the config is applied, the status is truthful, ...): a change
+//                    has been carried out, not just survived
 const std::vector<std::string_view>& conditionNames();
 bool isCondition(std::string_view name);
 

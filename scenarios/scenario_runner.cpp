@@ -134,6 +134,8 @@ class Runner {
   Status beginStepFault(const chaos::Fault& f, std::string& detail);
   bool faultsEnded() const;
   void liveness();
+  // The liveness checks of one cluster on the world as it is now, by invariant name.
+  std::vector<std::pair<std::string_view, std::optional<std::string>>> convergence(const ClusterRef& c);
   void classifyLosses(const std::vector<LostWrite>& lost);
   std::vector<chaos::FaultRecord> allFaults() const;
   void finishReport(std::chrono::steady_clock::time_point wallStart);
@@ -204,6 +206,15 @@ bool Runner::evaluate(std::string_view condition, std::string& why) {
     return false;
   }
   if (condition == "faults-ended") return faultsEnded();
+  if (condition == "converged") {
+    for (const auto& other : clusters_)
+      for (const auto& [name, v] : convergence(other))
+        if (v) {
+          why = fmt::format("{}: {}: {}", other.name, name, *v);
+          return false;
+        }
+    return evaluate("healthy", why);
+  }
   if (condition == "healthy") {
     for (const auto& other : clusters_) {
       auto orc = cluster(other);
@@ -443,41 +454,44 @@ void Runner::classifyLosses(const std::vector<LostWrite>& lost) {
   }
 }
 
+std::vector<std::pair<std::string_view, std::optional<std::string>>> Runner::convergence(const ClusterRef& c) {
+  std::vector<std::pair<std::string_view, std::optional<std::string>>> out;
+  auto rc = cluster(c);
+  if (!rc) return {{inv::kSpecMatches, "RedisCluster " + c.name + " is gone"}};
+  const auto view = w_.observe(*rc);
+  const auto h = healthOf(c, *rc, view);
+  out.push_back({inv::kReplicasFollowMaster, checkReplicasFollowMaster(view, h.masterIP)});
+  out.push_back({inv::kSentinelsAgree, checkSentinelsAgree(view)});
+  out.push_back({inv::kSentinelListsExact, checkSentinelListsExact(*rc, view)});
+  out.push_back({inv::kConfigApplied, checkConfigApplied(w_, *rc, view)});
+  out.push_back({inv::kSpecMatches, checkSpecMatches(w_, *rc)});
+  out.push_back({inv::kStatusTruthful, checkStatusTruthful(*rc, h)});
+  return out;
+}
+
 void Runner::liveness() {
-  // Every fault has ended: from here the cluster must heal, within the bound.
-  const TimePoint healedBy = w_.loop().now() + healBound(downAfterMs(), failoverTimeoutMs());
+  // Every fault has ended: from here the cluster must heal and converge (health, then the
+  // objects, the config and the status following it) within the bound.
+  const Duration bound = healBound(downAfterMs(), failoverTimeoutMs());
+  const TimePoint healedBy = w_.loop().now() + bound;
   progress("liveness: waiting for health");
-  const bool healthy = waitUntil([&] { return allHealthy(); }, healedBy - w_.loop().now());
+  const bool healthy = waitUntil([&] { return allHealthy(); }, bound);
   if (!healthy) {
     std::string why;
     (void)evaluate("healthy", why);
-    violate(inv::kEventualHealth,
-            fmt::format("not healthy {} ms after the last fault: {}", toMillis(healBound(downAfterMs(), failoverTimeoutMs())), why));
+    violate(inv::kEventualHealth, fmt::format("not healthy {} ms after the last fault: {}", toMillis(bound), why));
     return;
   }
   held(inv::kEventualHealth);
-  // The status follows the world within a reconcile or two.
-  waitUntil(
-      [&] {
-        for (const auto& c : clusters_) {
-          auto rc = cluster(c);
-          if (!rc || checkStatusTruthful(*rc, healthOf(c, *rc))) return false;
-        }
-        return true;
-      },
-      seconds(30));
-  for (const auto& c : clusters_) {
-    auto rc = cluster(c);
-    if (!rc) continue;
-    const auto view = w_.observe(*rc);
-    const auto h = healthOf(c, *rc, view);
-    check(inv::kReplicasFollowMaster, checkReplicasFollowMaster(view, h.masterIP));
-    check(inv::kSentinelsAgree, checkSentinelsAgree(view));
-    check(inv::kSentinelListsExact, checkSentinelListsExact(*rc, view));
-    check(inv::kConfigApplied, checkConfigApplied(w_, *rc, view));
-    check(inv::kSpecMatches, checkSpecMatches(w_, *rc));
-    check(inv::kStatusTruthful, checkStatusTruthful(*rc, h));
-  }
+  const auto converged = [&] {
+    for (const auto& c : clusters_)
+      for (const auto& [name, v] : convergence(c))
+        if (v) return false;
+    return allHealthy();
+  };
+  (void)waitUntil(converged, std::max(healedBy - w_.loop().now(), Duration(seconds(30))));
+  for (const auto& c : clusters_)
+    for (const auto& [name, v] : convergence(c)) check(name, v);
   // Quiet: a healthy cluster costs the operator nothing but reads.
   const auto api0 = w_.operatorApiWrites();
   const auto redis0 = w_.operatorRedisWrites();

@@ -97,6 +97,7 @@ Status ScenarioWorld::patchCluster(const std::string& ns, const std::string& nam
 std::optional<api::RedisCluster> ScenarioWorld::cluster(const std::string& ns, const std::string& name) {
   auto o = harness_.get(res::redisclusters, ns, name);
   if (!o) return std::nullopt;
+  if (auto j = judged_.find(ns + "/" + name); j != judged_.end()) (*o)["spec"] = j->second;
   auto rc = api::parseRedisCluster(*o);
   if (!rc) return std::nullopt;
   return api::withDefaults(*rc);
@@ -134,7 +135,13 @@ void ScenarioWorld::setFaultCluster(std::string ns, std::string name) {
 }
 
 Status ScenarioWorld::changeParameter(const chaos::Fault& f) {
+  const std::string key = faultNs_ + "/" + faultCluster_;
+  if (!f.valid && !judged_.count(key)) {
+    auto before = harness_.get(res::redisclusters, faultNs_, faultCluster_);
+    if (before) judged_[key] = before->value("spec", Object::object());
+  }
   auto st = patchCluster(faultNs_, faultCluster_, chaos::paramPatch(f));
+  if (f.valid && st) judged_.erase(key);
   // The API server refusing an invalid change is one way of handling it; the checks see
   // whether the cluster stayed as it was.
   if (!st && st.error().reason == Reason::Invalid && !f.valid) return {};

@@ -9,6 +9,7 @@
 // - OperatorControl, so faults can restart the operator (its memory lost) or change a
 //   RedisCluster's spec.
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -54,6 +55,9 @@ class ScenarioWorld final : public chaos::OperatorControl {
   // JSON merge patch of RedisCluster `name` in `ns`.
   Status patchCluster(const std::string& ns, const std::string& name, const Object& patch);
   // The RedisCluster as stored, defaulted; nullopt when it is gone or does not parse.
+  // After an invalid parameter change (a fault with valid: false) its spec is the last one
+  // before it: the operator must refuse the change and keep running that one, so that is
+  // what health and the checks judge, until a valid change replaces it.
   std::optional<api::RedisCluster> cluster(const std::string& ns, const std::string& name);
   // The cluster's pods as the API server has them, and what their processes say, read by
   // the harness; health() is the one health function on that view.
@@ -87,6 +91,7 @@ class ScenarioWorld final : public chaos::OperatorControl {
   std::unique_ptr<chaos::ClusterTargets> targets_;
   std::unique_ptr<chaos::FaultInjector> injector_;
   std::string faultNs_ = "default", faultCluster_;
+  std::map<std::string, Object> judged_;  // "ns/name" -> the spec to judge by
   int restarts_ = 0;
 };
 

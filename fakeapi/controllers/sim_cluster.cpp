@@ -11,6 +11,7 @@ SimCluster::SimCluster(SimClusterOptions opts)
   // The kubelet confirms graceful deletions; a pod on a dead node stays Terminating.
   so.podGraceTimeout = false;
   store_ = std::make_unique<FakeStore>(loop_, &trace_, so);
+  controllerClient_ = std::make_unique<UnfaultedClient>(*store_);
   auto names = createNodes(*store_, opts.nodes, opts.zones);
   if (names) nodeNames_ = std::move(names.value()); else setup_ = names.error();
   const SimEnv e = env();
@@ -32,6 +33,7 @@ SimCluster::~SimCluster() {
   statefulSets_.reset();
   scheduler_.reset();
   kubelet_.reset();
+  controllerClient_.reset();
   store_.reset();
 }
 

@@ -20,6 +20,7 @@
 #include "fakeapi/controllers/sim_env.h"
 #include "fakeapi/controllers/statefulset_controller.h"
 #include "fakeapi/store/fake_store.h"
+#include "fakeapi/store/unfaulted_client.h"
 
 namespace kun::sim {
 
@@ -52,7 +53,10 @@ class SimCluster {
   KubeClient& client() { return *store_; }
   Logger& log() { return log_; }
   // What a component added later is handed; random(name) is its own stream of the seed.
-  SimEnv env() { return SimEnv{*store_, loop_, &trace_, log_}; }
+  // The simulated cluster's own components call the API past its fault hook: injected API
+  // errors are aimed at the operator under test, not at the kubelet and controllers that
+  // stand in for Kubernetes (watch delays and closed watches still reach them).
+  SimEnv env() { return SimEnv{*controllerClient_, loop_, &trace_, log_}; }
   Random random(std::string_view name) const { return root_.fork(name); }
   std::uint64_t seed() const { return root_.seed(); }
 
@@ -84,6 +88,7 @@ class SimCluster {
   std::unique_ptr<StatefulSetController> statefulSets_;
   std::unique_ptr<PvcProvisioner> pvcs_;
   std::unique_ptr<NodeLifecycle> nodeLifecycle_;
+  std::unique_ptr<UnfaultedClient> controllerClient_;
   std::vector<std::string> nodeNames_;
   Status setup_;
 };

@@ -67,7 +67,7 @@ Result<std::string> PodBridge::readFile(const Object& pod, const Object& contain
   switch (f.kind) {
     case VolumeFile::Kind::ConfigMap:
     case VolumeFile::Kind::Secret:
-      return readProjectedFile(cluster_.client(), meta::namespaceOf(pod), pod, f);
+      return readProjectedFile(cluster_.env().client, meta::namespaceOf(pod), pod, f);
     case VolumeFile::Kind::EmptyDir: {
       auto& files = volume(meta::uid(pod), f.volume).files;
       if (auto it = files.find(f.path); it != files.end()) return it->second;
@@ -101,7 +101,7 @@ void PodBridge::runInitContainers(const Object& pod) {
 
 void PodBridge::start(const ContainerEvent& ev) {
   const std::string pk = podKey(ev.ns, ev.pod);
-  auto podObj = cluster_.client().get(res::pods, ev.ns, ev.pod);
+  auto podObj = cluster_.env().client.get(res::pods, ev.ns, ev.pod);
   if (!podObj || meta::uid(*podObj) != ev.uid) return;  // gone meanwhile
   const Object& pod = *podObj;
   auto fail = [&](const Error& e) {
@@ -158,7 +158,7 @@ void PodBridge::start(const ContainerEvent& ev) {
     ro.bootDelay = opts_.redisBootDelay;
     const VolumeFile data = locateFile(pod, *c, absolute(lastValue(dirs, "dir"), *c));
     if (data.kind == VolumeFile::Kind::Claim) {
-      auto pvc = cluster_.client().get(res::persistentvolumeclaims, ev.ns, data.source);
+      auto pvc = cluster_.env().client.get(res::persistentvolumeclaims, ev.ns, data.source);
       if (!pvc) return fail(pvc.error());
       r.claimUid = meta::uid(*pvc);
       r.dataVolume = data.volume;
@@ -214,7 +214,7 @@ void PodBridge::stop(const ContainerEvent& ev) {
   note(fmt::format("stop {} {}/{} at {} ({} {})", r.sentinel ? "sentinel" : "redis", pk, ev.container,
                    r.endpoint.toString(), ev.reason, ev.exitCode));
   // The pod's emptyDirs go with the pod: a container of a deleted pod never restarts.
-  auto pod = cluster_.client().get(res::pods, ev.ns, ev.pod);
+  auto pod = cluster_.env().client.get(res::pods, ev.ns, ev.pod);
   if (!pod || meta::uid(*pod) != ev.uid || meta::isDeleting(*pod)) {
     emptyDirs_.erase(ev.uid);
     initialized_.erase(ev.uid);
@@ -241,7 +241,7 @@ std::optional<Error> PodBridge::startError(std::string_view ns, std::string_view
 }
 
 const redissim::RedisDisk* PodBridge::claimDisk(std::string_view ns, std::string_view claim) const {
-  auto pvc = cluster_.client().get(res::persistentvolumeclaims, ns, claim);
+  auto pvc = cluster_.env().client.get(res::persistentvolumeclaims, ns, claim);
   if (!pvc) return nullptr;
   auto it = claimDisks_.find(meta::uid(*pvc));
   return it == claimDisks_.end() ? nullptr : &it->second;
