@@ -38,7 +38,7 @@ const std::vector<InvariantInfo>& invariantCatalog() {
       {inv::kNoOrphans, P::Liveness,
        "after a RedisCluster is deleted nothing it owned remains (PVCs only with keepAfterDeletion)"},
       {inv::kOperatorQuiet, P::Liveness,
-       "once healthy, the operator makes no API writes and sends no state-changing Redis command"},
+       "once healthy and settled, the operator makes no API writes and sends no state-changing Redis command"},
       {inv::kEventualHealth, P::Liveness,
        "after the last fault ends the cluster is Healthy within a bound derived from the Sentinel settings"},
   };

@@ -56,6 +56,7 @@ bool splitsBrain(FaultKind k) {
 }
 
 constexpr Duration kPoll = milliseconds(100);
+constexpr Duration kSettle = seconds(5);
 
 struct ClusterRef {
   std::string ns, name;
@@ -492,7 +493,21 @@ void Runner::liveness() {
   (void)waitUntil(converged, std::max(healedBy - w_.loop().now(), Duration(seconds(30))));
   for (const auto& c : clusters_)
     for (const auto& [name, v] : convergence(c)) check(name, v);
-  // Quiet: a healthy cluster costs the operator nothing but reads.
+  // Quiet: a healthy cluster costs the operator nothing but reads. The window opens once the
+  // operator has settled (no write for kSettle: its caches may lag the world it just fixed,
+  // e.g. after delayed watches); an operator that never settles fails here too.
+  std::uint64_t api = w_.operatorApiWrites(), redis = w_.operatorRedisWrites();
+  TimePoint lastWrite = w_.loop().now();
+  (void)waitUntil(
+      [&] {
+        if (w_.operatorApiWrites() != api || w_.operatorRedisWrites() != redis) {
+          api = w_.operatorApiWrites();
+          redis = w_.operatorRedisWrites();
+          lastWrite = w_.loop().now();
+        }
+        return w_.loop().now() - lastWrite >= kSettle;
+      },
+      o_.quietWindow);
   const auto api0 = w_.operatorApiWrites();
   const auto redis0 = w_.operatorRedisWrites();
   progress(fmt::format("liveness: healthy; watching the operator for {} s", toMillis(o_.quietWindow) / 1000));

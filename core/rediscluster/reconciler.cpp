@@ -235,8 +235,10 @@ ReconcileResult Reconciler::reconcileValid(const Object& stored, const api::Redi
   const auto next = nextStatus(parsed.status, report, formatRfc3339(seams_.loop.wallMicros()));
   auto wrote = writeStatus(parsed, next);
   const bool isHealthy = phase.phase == ClusterPhase::Healthy;
-  if (isHealthy && !wasHealthy) event(stored, EventType::Normal, "Healthy", report.message, passwords);
-  if (!isHealthy && wasHealthy) event(stored, EventType::Warning, "Unhealthy", report.message, passwords);
+  // A transition is announced once the status saying so is written: a write refused for a
+  // stale cache is retried, and each retry would announce it again.
+  if (wrote && isHealthy && !wasHealthy) event(stored, EventType::Normal, "Healthy", report.message, passwords);
+  if (wrote && !isHealthy && wasHealthy) event(stored, EventType::Warning, "Unhealthy", report.message, passwords);
 
   if (!healed.status.ok()) {
     ++stats_.failures;
