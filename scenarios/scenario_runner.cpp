@@ -535,7 +535,7 @@ void Runner::finishReport(std::chrono::steady_clock::time_point wallStart) {
   report_.traceHash = w_.world().trace().hashHex();
   report_.virtualSeconds = ms(w_.loop().now()) / 1000.0;
   report_.wallSeconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();  // wall-clock ok: the report's wall_seconds
   report_.writesAcknowledged = keys_ ? static_cast<std::int64_t>(keys_->acknowledged()) : 0;
   report_.operatorApiWrites = static_cast<std::int64_t>(w_.operatorApiWrites());
   report_.operatorRedisWrites = static_cast<std::int64_t>(w_.operatorRedisWrites());
@@ -578,7 +578,7 @@ void Runner::finishReport(std::chrono::steady_clock::time_point wallStart) {
 }
 
 RunResult Runner::run() {
-  const auto wallStart = std::chrono::steady_clock::now();
+  const auto wallStart = std::chrono::steady_clock::now();  // wall-clock ok: measures the run, never read by it
   start_ = w_.loop().now();
   RunResult result;
   auto finish = [&] {

@@ -3,6 +3,11 @@
 // wrappers that observe or adjust calls without reimplementing the interface: counting
 // the operator's writes (CountingClient), reading the fake store past its fault hook
 // (fakeapi/store/unfaulted_client.h).
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+
 #include "core/kube/kube_client.h"
 
 namespace kun {
@@ -27,15 +32,18 @@ class ForwardingClient : public KubeClient {
   Result<ObjectPtr> updateStatusShared(const Resource& r, Object obj) override;
 
  protected:
-  // Around every call: write is true for create, update, update-status, patch and delete.
-  virtual void enter(bool write) { (void)write; }
+  // Around every call. verb: "get", "list", "watch", "create", "update", "updateStatus",
+  // "patch", "delete"; write is true for the last five.
+  virtual void enter(std::string_view verb, const Resource& r, bool write) {
+    (void)verb, (void)r, (void)write;
+  }
   virtual void leave() {}
 
  private:
   // Calls f with enter/leave around it.
   template <typename F>
-  auto around(bool write, F&& f) {
-    enter(write);
+  auto around(std::string_view verb, const Resource& r, bool write, F&& f) {
+    enter(verb, r, write);
     struct Leave {
       ForwardingClient* c;
       ~Leave() { c->leave(); }
@@ -46,20 +54,26 @@ class ForwardingClient : public KubeClient {
   KubeClient& inner_;
 };
 
-// Counts the calls that ask the API server to change something, whatever their answer: the
-// harness wraps the operator's client in one to check that a healthy cluster costs no API
+// Counts the calls that ask the API server to change something, whatever their answer, by
+// "verb resource" ("updateStatus redisclusters.redis.kun"): the harness and the scenario
+// tests wrap the operator's client in one to check that a healthy cluster costs no API
 // writes.
 class CountingClient final : public ForwardingClient {
  public:
   using ForwardingClient::ForwardingClient;
   std::uint64_t writes() const { return writes_; }
   std::uint64_t reads() const { return reads_; }  // get, list and watch calls
+  const std::map<std::string, std::uint64_t>& writesByKind() const { return byKind_; }
+  // "patch events x3, updateStatus redisclusters.redis.kun x1", or "none".
+  std::string describe() const;
+  void reset();
 
  protected:
-  void enter(bool write) override { ++(write ? writes_ : reads_); }
+  void enter(std::string_view verb, const Resource& r, bool write) override;
 
  private:
   std::uint64_t writes_ = 0, reads_ = 0;
+  std::map<std::string, std::uint64_t> byKind_;
 };
 
 }  // namespace kun

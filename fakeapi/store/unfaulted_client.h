@@ -14,7 +14,7 @@ class UnfaultedClient final : public ForwardingClient {
   explicit UnfaultedClient(FakeStore& store) : ForwardingClient(store), store_(store) {}
 
  protected:
-  void enter(bool) override { bypass_.emplace_back(store_); }
+  void enter(std::string_view, const Resource&, bool) override { bypass_.emplace_back(store_); }
   void leave() override { bypass_.pop_back(); }
 
  private:

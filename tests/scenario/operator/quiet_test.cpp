@@ -1,7 +1,7 @@
 // A healthy cluster is left alone: reconciles over three virtual minutes write nothing to the API
 // server and send Redis and Sentinel only reads.
 #include "core/redis/counting_redis_admin.h"
-#include "tests/scenario/operator/counting_kube_client.h"
+#include "core/kube/forwarding_client.h"
 #include "tests/scenario/operator/operator_fixture.h"
 
 namespace kun::scenario {
@@ -10,7 +10,7 @@ namespace {
 class QuietScenario : public OperatorScenario {
  public:
   CountingRedisAdmin redis{world->operatorAdmin()};
-  CountingKubeClient kube{world->client()};
+  CountingClient kube{world->client()};
   QuietScenario() {
     operatorRedis = &redis;
     operatorKube = &kube;
