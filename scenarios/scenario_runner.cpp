@@ -58,6 +58,8 @@ bool splitsBrain(FaultKind k) {
 constexpr Duration kPoll = milliseconds(100);
 constexpr Duration kSettle = seconds(5);
 
+bool lasting(const chaos::Fault& f) { return chaos::hasDuration(f.kind) && f.duration > Duration::zero(); }
+
 struct ClusterRef {
   std::string ns, name;
 };
@@ -133,6 +135,9 @@ class Runner {
   void armSampler();
   bool runStep(const Step& st, StepOutcome& out);
   Status beginStepFault(const chaos::Fault& f, std::string& detail);
+  // A fault began (ended unset) or ended: the timeline, and the split-brain window that
+  // partitions, hangs and failures open until splitBrainBound after they end.
+  void onFaultRecord(const chaos::FaultRecord& r);
   bool faultsEnded() const;
   void liveness();
   // The liveness checks of one cluster on the world as it is now, by invariant name.
@@ -323,7 +328,7 @@ Status Runner::beginStepFault(const chaos::Fault& f, std::string& detail) {
     rec.detail = "skipped: " + b.error().message;
     detail = rec.detail;
     stepFaults_.push_back(rec);
-    if (timeline_) timeline_->onFault(rec);
+    onFaultRecord(rec);
     // A target that is not there (no master mid-failover) is not an error of the scenario;
     // bad parameters are.
     return b.error().reason == Reason::Invalid ? Status(b.error()) : Status{};
@@ -333,29 +338,32 @@ Status Runner::beginStepFault(const chaos::Fault& f, std::string& detail) {
   detail = b->detail;
   const std::size_t index = stepFaults_.size();
   stepFaults_.push_back(rec);
-  if (timeline_) timeline_->onFault(rec);
-  if (chaos::hasDuration(f.kind) && f.duration > Duration::zero()) {
+  onFaultRecord(rec);
+  if (lasting(f)) {
     ++stepFaultsActive_;
-    if (splitsBrain(f.kind)) ++disruptionsActive_;
     const auto id = b->id;
     w_.loop().runAt(w_.loop().now() + f.duration, [this, id, index] {
       (void)w_.injector().end(id);
       auto& r = stepFaults_[index];
       r.ended = w_.loop().now();
       --stepFaultsActive_;
-      if (splitsBrain(r.fault.kind)) {
-        --disruptionsActive_;
-        disruptionUntil_ = w_.loop().now() + splitBrainBound(downAfterMs());
-      }
-      if (timeline_) timeline_->onFault(r);
+      onFaultRecord(r);
     });
   } else {
     (void)w_.injector().end(b->id);
-    if (splitsBrain(f.kind)) {
-      disruptionUntil_ = w_.loop().now() + splitBrainBound(downAfterMs());
-    }
   }
   return {};
+}
+
+void Runner::onFaultRecord(const chaos::FaultRecord& r) {
+  if (timeline_) timeline_->onFault(r);
+  if (!r.applied || !splitsBrain(r.fault.kind)) return;
+  if (!r.ended && lasting(r.fault)) {
+    ++disruptionsActive_;
+    return;
+  }
+  if (r.ended) --disruptionsActive_;
+  disruptionUntil_ = w_.loop().now() + splitBrainBound(downAfterMs());
 }
 
 bool Runner::runStep(const Step& st, StepOutcome& out) {
@@ -628,15 +636,7 @@ RunResult Runner::run() {
   progress("healthy; master " + firstMaster_);
   schedule_ = std::make_unique<chaos::ScheduleRunner>(w_.loop(), w_.injector(), s_.schedule);
   schedule_->setListener([this](const chaos::FaultRecord& r) {
-    if (timeline_) timeline_->onFault(r);
-    if (splitsBrain(r.fault.kind) && r.applied) {
-      if (!r.ended && chaos::hasDuration(r.fault.kind)) {
-        ++disruptionsActive_;
-      } else {
-        if (r.ended) --disruptionsActive_;
-        disruptionUntil_ = w_.loop().now() + splitBrainBound(downAfterMs());
-      }
-    }
+    onFaultRecord(r);
     progress(fmt::format("schedule: {}: {}", chaos::describeFault(r.fault), r.detail));
   });
   schedule_->start();
