@@ -71,6 +71,7 @@ Object reportJson(const RunReport& r) {
                 {"seed", r.seed},
                 {"trace_hash", r.traceHash},
                 {"virtual_seconds", r.virtualSeconds},
+                {"sim_events", r.simEvents},
                 {"wall_seconds", r.wallSeconds},
                 {"verdict", r.passed() ? "pass" : "fail"},
                 {"failure", {{"class", failureClassName(r.failure)}, {"detail", r.failureDetail}}},

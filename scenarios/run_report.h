@@ -49,6 +49,7 @@ struct RunReport {
   std::uint64_t seed = 0;
   std::string traceHash;
   double virtualSeconds = 0, wallSeconds = 0;
+  std::uint64_t simEvents = 0;  // simulated events the loop ran (what a run costs)
   FailureClass failure = FailureClass::None;
   std::string failureDetail;  // the first thing that failed
   std::vector<FaultOutcome> faults;

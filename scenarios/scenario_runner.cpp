@@ -120,7 +120,7 @@ class Runner {
     else held(name);
   }
 
-  std::optional<api::RedisCluster> cluster(const ClusterRef& c) { return w_.cluster(c.ns, c.name); }
+  std::shared_ptr<const api::RedisCluster> cluster(const ClusterRef& c) { return w_.cluster(c.ns, c.name); }
   // The one health function, every answer of which is kept as a sample (recoveries are
   // measured from these).
   rediscluster::Health healthOf(const ClusterRef& c, const api::RedisCluster& rc, const rediscluster::ClusterView& view);
@@ -542,6 +542,7 @@ void Runner::finishReport(std::chrono::steady_clock::time_point wallStart) {
   report_.seed = seed_;
   report_.traceHash = w_.world().trace().hashHex();
   report_.virtualSeconds = ms(w_.loop().now()) / 1000.0;
+  report_.simEvents = w_.loop().eventsRun();
   report_.wallSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();  // wall-clock ok: the report's wall_seconds
   report_.writesAcknowledged = keys_ ? static_cast<std::int64_t>(keys_->acknowledged()) : 0;

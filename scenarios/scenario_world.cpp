@@ -94,20 +94,31 @@ Status ScenarioWorld::patchCluster(const std::string& ns, const std::string& nam
   return {};
 }
 
-std::optional<api::RedisCluster> ScenarioWorld::cluster(const std::string& ns, const std::string& name) {
+std::shared_ptr<const api::RedisCluster> ScenarioWorld::cluster(const std::string& ns, const std::string& name) {
+  const std::string key = ns + "/" + name;
+  Derived& d = derived_[key];
+  const std::uint64_t now = world_->store().version();
+  if (d.clusterAt == now) return d.cluster;
+  d.clusterAt = now;
+  d.cluster.reset();
   auto o = harness_.get(res::redisclusters, ns, name);
-  if (!o) return std::nullopt;
-  if (auto j = judged_.find(ns + "/" + name); j != judged_.end()) (*o)["spec"] = j->second;
+  if (!o) return nullptr;
+  if (auto j = judged_.find(key); j != judged_.end()) (*o)["spec"] = j->second;
   auto rc = api::parseRedisCluster(*o);
-  if (!rc) return std::nullopt;
-  return api::withDefaults(*rc);
+  if (!rc) return nullptr;
+  d.cluster = std::make_shared<const api::RedisCluster>(api::withDefaults(*rc));
+  return d.cluster;
 }
 
-rediscluster::ClusterPods ScenarioWorld::pods(const api::RedisCluster& rc) {
-  rediscluster::ClusterPods p;
-  p.redis = podsOf(harness_, rc.namespaceOf(), rc.name(), rediscluster::Component::Redis);
-  p.sentinels = podsOf(harness_, rc.namespaceOf(), rc.name(), rediscluster::Component::Sentinel);
-  return p;
+const rediscluster::ClusterPods& ScenarioWorld::pods(const api::RedisCluster& rc) {
+  Derived& d = derived_[rc.namespaceOf() + "/" + rc.name()];
+  const std::uint64_t now = world_->store().version();
+  if (d.podsAt != now) {
+    d.podsAt = now;
+    d.pods.redis = podsOf(harness_, rc.namespaceOf(), rc.name(), rediscluster::Component::Redis);
+    d.pods.sentinels = podsOf(harness_, rc.namespaceOf(), rc.name(), rediscluster::Component::Sentinel);
+  }
+  return d.pods;
 }
 
 rediscluster::ClusterView ScenarioWorld::observe(const api::RedisCluster& rc) {
@@ -142,6 +153,7 @@ Status ScenarioWorld::changeParameter(const chaos::Fault& f) {
   }
   auto st = patchCluster(faultNs_, faultCluster_, chaos::paramPatch(f));
   if (f.valid && st) judged_.erase(key);
+  derived_.erase(key);  // the spec judged by may have changed without a store change
   // The API server refusing an invalid change is one way of handling it; the checks see
   // whether the cluster stayed as it was.
   if (!st && st.error().reason == Reason::Invalid && !f.valid) return {};

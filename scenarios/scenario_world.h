@@ -58,10 +58,12 @@ class ScenarioWorld final : public chaos::OperatorControl {
   // After an invalid parameter change (a fault with valid: false) its spec is the last one
   // before it: the operator must refuse the change and keep running that one, so that is
   // what health and the checks judge, until a valid change replaces it.
-  std::optional<api::RedisCluster> cluster(const std::string& ns, const std::string& name);
+  // Both are derived again only when the store has changed since the last call (the
+  // harness asks every sample; most samples find the store as it was).
+  std::shared_ptr<const api::RedisCluster> cluster(const std::string& ns, const std::string& name);
   // The cluster's pods as the API server has them, and what their processes say, read by
   // the harness; health() is the one health function on that view.
-  rediscluster::ClusterPods pods(const api::RedisCluster& rc);
+  const rediscluster::ClusterPods& pods(const api::RedisCluster& rc);
   rediscluster::ClusterView observe(const api::RedisCluster& rc);
   rediscluster::Health health(const api::RedisCluster& rc) { return rediscluster::assessHealth(rc, observe(rc)); }
   // The cluster whose faults ParamChange applies to: the first manifest's.
@@ -92,6 +94,13 @@ class ScenarioWorld final : public chaos::OperatorControl {
   std::unique_ptr<chaos::FaultInjector> injector_;
   std::string faultNs_ = "default", faultCluster_;
   std::map<std::string, Object> judged_;  // "ns/name" -> the spec to judge by
+  // By "ns/name", with the store version they were derived at.
+  struct Derived {
+    std::uint64_t clusterAt = 0, podsAt = 0;
+    std::shared_ptr<const api::RedisCluster> cluster;
+    rediscluster::ClusterPods pods;
+  };
+  std::map<std::string, Derived, std::less<>> derived_;
   int restarts_ = 0;
 };
 

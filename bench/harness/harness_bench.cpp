@@ -26,7 +26,7 @@ void BM_PropertyRun(benchmark::State& state) {
   so.maxFaults = static_cast<int>(state.range(0));
   so.horizon = minutes(10);
   std::uint64_t seed = 1;
-  double virtualSeconds = 0;
+  double virtualSeconds = 0, events = 0;
   for (auto _ : state) {
     const auto schedule = chaos::generateSchedule(Random(seed), so);
     const Scenario s = scenarioFromSchedule("bench", {cluster()}, schedule, seed, healBound(1000, 3000));
@@ -34,11 +34,13 @@ void BM_PropertyRun(benchmark::State& state) {
     o.seed = seed++;
     const auto r = runScenario(s, o);
     virtualSeconds += r.report.virtualSeconds;
+    events += static_cast<double>(r.report.simEvents);
     benchmark::DoNotOptimize(r.report.traceHash);
   }
   state.counters["runs_per_s"] = benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
   state.counters["cluster_hours_per_s"] = benchmark::Counter(virtualSeconds / 3600.0, benchmark::Counter::kIsRate);
   state.counters["virtual_s_per_run"] = virtualSeconds / static_cast<double>(state.iterations());
+  state.counters["events_per_run"] = events / static_cast<double>(state.iterations());
 }
 BENCHMARK(BM_PropertyRun)->Arg(10)->Unit(benchmark::kMillisecond)->Iterations(5);
 

@@ -1,6 +1,7 @@
 #pragma once
 // Observe: what every redis and sentinel process of one RedisCluster says about itself,
-// read through the RedisAdmin seam. Only reads (INFO, SENTINEL MASTER/REPLICAS/SENTINELS):
+// read through the RedisAdmin seam. Only reads (INFO replication, SENTINEL
+// MASTER/REPLICAS/SENTINELS — the one INFO section it needs, not all of them):
 // observing a healthy cluster changes nothing.
 //
 // The pods come in as plain structs (podInfoFrom extracts one from a Pod object of the
@@ -52,7 +53,6 @@ struct RedisNodeView {
   Error error;                // why not, when !reachable
   PasswordIndex password = -1;
   ReplicationInfo replication;  // INFO replication (valid when reachable)
-  std::string runId;            // INFO server run_id
   std::int32_t replicaPriority = 100;  // slave_priority / replica-priority
 
   bool isMaster() const { return reachable && replication.isMaster(); }

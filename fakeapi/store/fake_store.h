@@ -125,6 +125,9 @@ class FakeStore final : public KubeClient, private store::GcHost {
     FakeStore& s_;
   };
   std::string resourceVersion() const { return std::to_string(rv_); }
+  // The same as a number: it changes exactly when something stored changes, so a reader
+  // may keep what it derived from the store until it moves.
+  std::uint64_t version() const { return rv_; }
   // Every resource version served now (built-ins, then custom resources), for discovery.
   std::vector<Resource> resources() const { return registry_.served(); }
   // Sends a BOOKMARK now to every bookmark watch behind the current version.

@@ -211,6 +211,7 @@ void PodBridge::stop(const ContainerEvent& ev) {
   redis_.remove(r.endpoint);
   ++stopped_;
   verdicts_.erase(pk);
+  verdictInputs_.erase(pk);
   note(fmt::format("stop {} {}/{} at {} ({} {})", r.sentinel ? "sentinel" : "redis", pk, ev.container,
                    r.endpoint.toString(), ev.reason, ev.exitCode));
   // The pod's emptyDirs go with the pod: a container of a deleted pod never restarts.

@@ -94,6 +94,10 @@ class PodBridge {
   std::string askSentinelMaster(const PreStop& ps);
   void armPoll();
   void poll();
+  // Everything a container's readiness verdict depends on (the process' state and role or
+  // monitored master, the password it wants, and the store's version for the mounted
+  // Secret): while these stay the same, so does the probe's answer, and poll() skips it.
+  std::string readinessInputs(const Running& r) const;
   VolumeData& volume(const std::string& uid, const std::string& volume);
   // A ClusterIP Service's address as kube-proxy resolves it for one connection: a random
   // Ready endpoint (nullopt: none).
@@ -108,6 +112,7 @@ class PodBridge {
   std::map<std::string, Running> running_;  // by "ns/pod/container"
   std::map<std::string, Error> errors_;     // by "ns/pod"
   std::map<std::string, bool> verdicts_;    // by "ns/pod": last readiness seen by poll()
+  std::map<std::string, std::string> verdictInputs_;  // by "ns/pod": what that verdict was drawn from
   std::map<std::string, std::map<std::string, VolumeData>> emptyDirs_;  // pod uid -> volume
   std::set<std::string> initialized_;       // pod uids whose init containers ran
   std::map<std::string, redissim::RedisDisk> claimDisks_;  // by PVC uid

@@ -114,8 +114,9 @@ Result<std::string> readProjectedFile(KubeClient& client, std::string_view ns, c
   const Object& src = vol ? objectAt(*vol, {secret ? "secret" : "configMap"}) : objectAt(pod, {"-"});
   auto key = keyFor(src, file.path);
   if (!key) return makeError(Reason::NotFound, fmt::format("no file {} in volume {}", file.path, file.volume));
-  auto obj = client.get(secret ? res::secrets : res::configmaps, ns, file.source);
-  if (!obj) return obj.error();
+  auto shared = client.getShared(secret ? res::secrets : res::configmaps, ns, file.source);
+  if (!shared) return shared.error();
+  const Object* obj = shared->get();
   const std::string what = fmt::format("{} {}/{} key {}", secret ? "Secret" : "ConfigMap", ns, file.source, *key);
   if (const Object& d = objectAt(*obj, {"data", *key}); d.is_string()) {
     if (!secret) return d.get<std::string>();

@@ -50,10 +50,14 @@ bool PodBridge::redisReady(const Running& r) {
   redissim::RedisNode* n = redis_.redis(r.endpoint);
   if (!n || n->state() != redissim::SimProcess::State::Running) return false;  // refused / timed out
   const Object* c = findContainer(*r.podSpec, r.container);
-  const RedisReply info = n->executeAdmin({"INFO"}, c ? mountedPassword(*r.podSpec, *c) : std::string());
-  if (info.type != RedisReply::Type::String) return false;  // NOAUTH, LOADING, ...
-  const std::string& s = info.str;
-  if (!hasLine(s, "loading:0")) return false;
+  const std::string password = c ? mountedPassword(*r.podSpec, *c) : std::string();
+  // The script greps one full INFO; only two of its sections hold the lines it greps.
+  const RedisReply persistence = n->executeAdmin({"INFO", "persistence"}, password);
+  if (persistence.type != RedisReply::Type::String) return false;  // NOAUTH, ...
+  if (!hasLine(persistence.str, "loading:0")) return false;
+  const RedisReply replication = n->executeAdmin({"INFO", "replication"}, password);
+  if (replication.type != RedisReply::Type::String) return false;
+  const std::string& s = replication.str;
   if (hasLine(s, "role:master")) return true;
   return hasLine(s, "role:slave") && hasLine(s, "master_link_status:up") && hasLine(s, "master_sync_in_progress:0");
 }
@@ -91,18 +95,40 @@ void PodBridge::armPoll() {
   pollTimer_ = cluster_.loop().runAfter(opts_.changePoll, [this] { poll(); });
 }
 
+std::string PodBridge::readinessInputs(const Running& r) const {
+  std::string in = fmt::format("{}@{}", r.uid, cluster_.store().version());
+  if (r.sentinel) {
+    const redissim::SentinelNode* n = redis_.sentinel(r.endpoint);
+    if (!n) return in + " none";
+    const auto master = n->masterAddress(std::string(layout::kMasterName));
+    // The address the probe greps is the monitored one, which a failover in progress hides.
+    const std::string name(layout::kMasterName);
+    return fmt::format("{} {} {} {} {}", in, static_cast<int>(n->state()), master ? master->toString() : "-",
+                       master ? n->knownReplicas(name).size() : 0, n->failoverInProgress(name));
+  }
+  const redissim::RedisNode* n = redis_.redis(r.endpoint);
+  if (!n) return in + " none";
+  return fmt::format("{} {} {}{}{} {}", in, static_cast<int>(n->state()), n->loading(), n->isMaster(),
+                     n->masterLinkUp(), n->config().str("requirepass"));
+}
+
 void PodBridge::poll() {
   pollTimer_ = 0;
   // One verdict per pod (as the kubelet keeps it); a change since the last poll is probed
   // now rather than at the next period.
   std::map<std::string, std::pair<std::string, std::string>> pods;  // key -> (ns, name)
   std::map<std::string, const Object*> specs;
+  std::map<std::string, std::string> inputs;
   for (const auto& [key, r] : running_) {
     const std::string pk = fmt::format("{}/{}", r.ns, r.pod);
     pods.emplace(pk, std::make_pair(r.ns, r.pod));
     specs.emplace(pk, r.podSpec.get());
+    inputs[pk] += readinessInputs(r) + ";";
   }
   for (const auto& [pk, id] : pods) {
+    auto [seen, first] = verdictInputs_.try_emplace(pk);
+    if (!first && seen->second == inputs[pk] && verdicts_.count(pk)) continue;  // the same answer
+    seen->second = inputs[pk];
     const bool v = ready(*specs[pk]);
     auto [it, fresh] = verdicts_.emplace(pk, v);
     if (fresh || it->second == v) continue;
