@@ -92,6 +92,7 @@ class Runner {
     wo.seed = seed_;
     wo.world = s_.world;
     wo.heal = o_.heal;
+    wo.verifyViewCache = o_.verifyViewCache;
     return wo;
   }
   // The file for messages, or the scenario's name when it was built in code.
@@ -178,7 +179,7 @@ rediscluster::Health Runner::healthOf(const ClusterRef& c, const api::RedisClust
 }
 
 rediscluster::Health Runner::healthOf(const ClusterRef& c, const api::RedisCluster& rc) {
-  return healthOf(c, rc, w_.observe(rc));
+  return healthOf(c, rc, *w_.observe(rc));
 }
 
 bool Runner::allHealthy() {
@@ -233,7 +234,8 @@ bool Runner::evaluate(std::string_view condition, std::string& why) {
     }
     return true;
   }
-  const auto view = w_.observe(*rc);
+  const auto viewPtr = w_.observe(*rc);
+  const auto& view = *viewPtr;
   if (condition == "pods-ready") {
     const auto p = w_.pods(*rc);
     if (static_cast<int>(p.redis.size()) != rc->spec.size ||
@@ -275,7 +277,8 @@ void Runner::sample() {
   for (const auto& c : clusters_) {
     auto rc = cluster(c);
     if (!rc) continue;
-    const auto view = w_.observe(*rc);
+    const auto viewPtr = w_.observe(*rc);
+    const auto& view = *viewPtr;
     (void)healthOf(c, *rc, view);
     auto& cs = samples_[c.name];
     noteFailover(cs, view);
@@ -467,7 +470,8 @@ std::vector<std::pair<std::string_view, std::optional<std::string>>> Runner::con
   std::vector<std::pair<std::string_view, std::optional<std::string>>> out;
   auto rc = cluster(c);
   if (!rc) return {{inv::kSpecMatches, "RedisCluster " + c.name + " is gone"}};
-  const auto view = w_.observe(*rc);
+  const auto viewPtr = w_.observe(*rc);
+  const auto& view = *viewPtr;
   const auto h = healthOf(c, *rc, view);
   out.push_back({inv::kReplicasFollowMaster, checkReplicasFollowMaster(view, h.masterIP)});
   out.push_back({inv::kSentinelsAgree, checkSentinelsAgree(view)});
@@ -596,6 +600,7 @@ RunResult Runner::run() {
     if (timeline_) timeline_->stop();
     finishReport(wallStart);
     result.report = report_;
+    result.viewCache = w_.viewCacheCheck();
     if (timeline_) result.timeline = timeline_->timeline(fmt::format("{} (seed {})", s_.name, seed_));
     return result;
   };

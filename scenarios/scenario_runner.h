@@ -14,6 +14,7 @@
 #include "scenarios/run_report.h"
 #include "scenarios/scenario.h"
 #include "scenarios/timeline.h"
+#include "scenarios/view_cache_check.h"
 
 namespace kun::scenario {
 
@@ -29,11 +30,15 @@ struct RunOptions {
   Duration writeTimeout = seconds(60);
   // The command that reproduces a run, without --seed: "kun-sim run FILE".
   std::string command;
+  // Tests of the harness itself: observe afresh every time and report where the view kept
+  // between changes (ScenarioWorld::observe) would have judged otherwise.
+  bool verifyViewCache = false;
 };
 
 struct RunResult {
   RunReport report;
   std::optional<Timeline> timeline;
+  ViewCacheCheck viewCache;  // with verifyViewCache
 };
 
 RunResult runScenario(const Scenario& s, const RunOptions& opts);

@@ -1,11 +1,16 @@
 #include "scenarios/scenario_world.h"
 
 #include <algorithm>
+#include <iterator>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "core/api/redis_cluster_crd.h"
 #include "core/api/redis_cluster_defaults.h"
 #include "core/kube/resource.h"
 #include "core/rediscluster/labels.h"
+#include "core/rediscluster/layout.h"
 #include "core/rediscluster/observe.h"
 
 namespace kun::scenario {
@@ -28,6 +33,19 @@ std::vector<rediscluster::PodInfo> podsOf(KubeClient& client, const std::string&
   if (!list) return out;
   for (const auto& p : list->items) out.push_back(rediscluster::podInfoFrom(p));
   std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.ordinal < b.ordinal; });
+  return out;
+}
+
+// Everything the checks conclude from a view, as text to compare.
+std::string verdictsOf(const api::RedisCluster& rc, const rediscluster::ClusterView& v) {
+  const auto h = rediscluster::assessHealth(rc, v);
+  std::string out = fmt::format("healthy={} master={} [{}]", h.healthy, h.masterIP, fmt::join(h.reasons, "; "));
+  for (const auto* m : v.masters()) out += " master:" + m->pod.ip;
+  for (const auto& n : v.redis)
+    out += fmt::format(" {}:{}/{}/{}/{}", n.pod.name, n.reachable, n.replication.role, n.replication.masterHost, n.inSync());
+  for (const auto& s : v.sentinels)
+    out += fmt::format(" {}:{}/{}/{}/{}/{}/{}/{}", s.pod.name, s.reachable, s.monitoring, s.master.ip,
+                       s.master.configEpoch, s.failoverInProgress(), s.replicas.size(), s.peers.size());
   return out;
 }
 
@@ -121,8 +139,49 @@ const rediscluster::ClusterPods& ScenarioWorld::pods(const api::RedisCluster& rc
   return d.pods;
 }
 
-rediscluster::ClusterView ScenarioWorld::observe(const api::RedisCluster& rc) {
-  return rediscluster::observe(harnessAdmin(), pods(rc), rc.spec.password);
+std::string ScenarioWorld::viewDigest(const api::RedisCluster& rc) {
+  const auto& p = pods(rc);
+  auto& redis = world_->redis();
+  NetworkModel& net = world_->net();
+  const NetNodeId harness = net.intern(kHarnessIp);
+  std::string d = rc.spec.password + '\n';
+  const auto process = [&](const rediscluster::PodInfo& pod, int port) {
+    fmt::format_to(std::back_inserter(d), "{} {} {} {}{}{} ", pod.name, pod.uid, pod.ip, pod.running, pod.ready,
+                   pod.terminating);
+    if (pod.ip.empty()) return;
+    const RedisEndpoint ep{pod.ip, port};
+    const NetNodeId ip = net.intern(pod.ip);
+    const redissim::SimProcess* listener = redis.fabric().listener(ep);
+    fmt::format_to(std::back_inserter(d), "{}{} {}/{} ", net.probe(harness, ip), net.probe(ip, harness),
+                   listener ? listener->procId() : 0, listener ? listener->incarnation() : 0);
+    if (port == rediscluster::layout::kRedisPort) {
+      if (const auto* n = redis.redis(ep)) n->appendViewDigest(d);
+    } else if (const auto* s = redis.sentinel(ep)) {
+      s->appendViewDigest(std::string(rediscluster::layout::kMasterName), d);
+    }
+  };
+  for (const auto& pod : p.redis) process(pod, rediscluster::layout::kRedisPort);
+  for (const auto& pod : p.sentinels) process(pod, rediscluster::layout::kSentinelPort);
+  return d;
+}
+
+std::shared_ptr<const rediscluster::ClusterView> ScenarioWorld::observe(const api::RedisCluster& rc) {
+  std::string digest = viewDigest(rc);
+  Derived& d = derived_[rc.namespaceOf() + "/" + rc.name()];
+  const bool same = d.view && d.viewDigest == digest;
+  if (same && !opts_.verifyViewCache) return d.view;
+  auto fresh = std::make_shared<const rediscluster::ClusterView>(
+      rediscluster::observe(harnessAdmin(), pods(rc), rc.spec.password));
+  if (same) {
+    ++viewCheck_.compared;
+    const std::string kept = verdictsOf(rc, *d.view), now = verdictsOf(rc, *fresh);
+    if (kept != now && viewCheck_.mismatches.size() < 5)
+      viewCheck_.mismatches.push_back(fmt::format("at {} ms: kept: {} / fresh: {}",
+                                                  sinceStartMillis(loop().now()), kept, now));
+  }
+  d.view = std::move(fresh);
+  d.viewDigest = std::move(digest);
+  return d.view;
 }
 
 void ScenarioWorld::setFaultCluster(std::string ns, std::string name) {

@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "chaos/faults/fault_injector.h"
 #include "chaos/faults/fault_targets.h"
@@ -24,6 +25,7 @@
 #include "fakeapi/store/unfaulted_client.h"
 #include "fakeapi/world/sim_world.h"
 #include "scenarios/scenario.h"
+#include "scenarios/view_cache_check.h"
 
 namespace kun::scenario {
 
@@ -33,7 +35,10 @@ struct ScenarioWorldOptions {
   // The operator's heal options (the ForTest switches break it on purpose).
   rediscluster::HealOptions heal;
   std::size_t traceEntries = 0;  // trace entries kept (the hash covers all of them)
+  bool verifyViewCache = false;  // see ViewCacheCheck
 };
+
+
 
 class ScenarioWorld final : public chaos::OperatorControl {
  public:
@@ -64,8 +69,15 @@ class ScenarioWorld final : public chaos::OperatorControl {
   // The cluster's pods as the API server has them, and what their processes say, read by
   // the harness; health() is the one health function on that view.
   const rediscluster::ClusterPods& pods(const api::RedisCluster& rc);
-  rediscluster::ClusterView observe(const api::RedisCluster& rc);
-  rediscluster::Health health(const api::RedisCluster& rc) { return rediscluster::assessHealth(rc, observe(rc)); }
+  // Observed again only when something it reads changed (viewDigest): between changes the
+  // earlier view is returned, whose offsets and ping ages may have drifted since — no check
+  // reads those.
+  std::shared_ptr<const rediscluster::ClusterView> observe(const api::RedisCluster& rc);
+  rediscluster::Health health(const api::RedisCluster& rc) { return rediscluster::assessHealth(rc, *observe(rc)); }
+  // What observe(rc) depends on that does not drift with time: the pods, the password, and
+  // each process's own digest (RedisNode/SentinelNode::appendViewDigest) and reachability.
+  std::string viewDigest(const api::RedisCluster& rc);
+  const ViewCacheCheck& viewCacheCheck() const { return viewCheck_; }
   // The cluster whose faults ParamChange applies to: the first manifest's.
   void setFaultCluster(std::string ns, std::string name);
   chaos::ClusterTargets& targets() { return *targets_; }
@@ -99,9 +111,12 @@ class ScenarioWorld final : public chaos::OperatorControl {
     std::uint64_t clusterAt = 0, podsAt = 0;
     std::shared_ptr<const api::RedisCluster> cluster;
     rediscluster::ClusterPods pods;
+    std::string viewDigest;
+    std::shared_ptr<const rediscluster::ClusterView> view;
   };
   std::map<std::string, Derived, std::less<>> derived_;
   int restarts_ = 0;
+  ViewCacheCheck viewCheck_;
 };
 
 }  // namespace kun::scenario

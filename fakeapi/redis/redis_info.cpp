@@ -44,6 +44,15 @@ std::string RedisNode::infoText(const std::string& sectionIn) {
   return out;
 }
 
+void RedisNode::appendViewDigest(std::string& out) const {
+  fmt::format_to(std::back_inserter(out), "{} {} {} {}:{} {} {} {} {} {} {} {} {}|", static_cast<int>(state()), loading(),
+                 isMaster(), masterHost_, masterPort_, static_cast<int>(link_.state), config_.str("requirepass"),
+                 config_.integer("replica-priority"), config_.flag("replica-read-only"),
+                 config_.flag("replica-announced"), static_cast<int>(failoverState_), replId_, goodReplicas_);
+  for (const auto& [c, r] : replicas_) fmt::format_to(std::back_inserter(out), "{}:{}:{},", r.ip, r.port, static_cast<int>(r.state));
+  out += ';';
+}
+
 std::string RedisNode::infoServer() {
   const std::int64_t up = (nowMs() - bootMs_) / 1000;
   return fmt::format(

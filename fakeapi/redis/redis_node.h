@@ -89,6 +89,11 @@ class RedisNode final : public SimProcess {
   // The text INFO and ROLE would return (also used by tests of their layout).
   std::string infoText(const std::string& section);
   RedisReply roleReply() const;
+  // Appends what INFO replication says that does not drift with time: the process state,
+  // role, master link, priorities, the password it wants, its replicas and their states —
+  // not offsets, lags or ages. While this stays the same, so does every verdict drawn from
+  // INFO replication, so a reader may keep what it derived (the harness's sampler does).
+  void appendViewDigest(std::string& out) const;
 
  protected:
   void onBoot() override;

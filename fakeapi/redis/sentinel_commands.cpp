@@ -182,6 +182,27 @@ RedisReply SentinelNode::instanceReply(const Instance& ri) const {
   return bulkArray(f);
 }
 
+void SentinelNode::appendViewDigest(const std::string& master, std::string& out) const {
+  auto it = std::back_inserter(out);
+  fmt::format_to(it, "{} {}|", static_cast<int>(state()), tilt_);
+  const Instance* m = masterByName(master);
+  if (!m) {
+    out += "none;";
+    return;
+  }
+  const auto one = [&](const Instance& ri) {
+    fmt::format_to(it, "{}:{} {} {} {} {} {} {} {} {} {} {} {} {}:{}:{} {} {} {},", ri.host, ri.port, ri.runid, ri.flags,
+                   ri.link.disconnected, ri.failoverState, ri.configEpoch, ri.quorum, ri.downAfter, ri.failoverTimeout,
+                   ri.parallelSyncs, ri.roleReported, ri.masterLinkDownTime, ri.slaveMasterHost, ri.slaveMasterPort,
+                   ri.slaveMasterLinkUp, ri.slavePriority, ri.leader, ri.leaderEpoch);
+  };
+  one(*m);
+  for (const auto& [k, ri] : m->slaves) one(*ri);
+  out += '/';
+  for (const auto& [k, ri] : m->sentinels) one(*ri);
+  out += ';';
+}
+
 RedisReply SentinelNode::instancesReply(const std::map<std::string, std::unique_ptr<Instance>>& d) const {
   std::vector<RedisReply> out;
   for (const auto& [k, ri] : d) {

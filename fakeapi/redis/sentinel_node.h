@@ -93,6 +93,10 @@ class SentinelNode final : public SimProcess {
   // The config a restart would read (what Sentinel last flushed to sentinel.conf).
   SentinelSavedConfig savedConfig() const;
   std::string infoText(const std::string& section) const;
+  // Appends what SENTINEL MASTER/REPLICAS/SENTINELS say of `master` that does not drift
+  // with time (addresses, flags, links, epochs, settings, votes — not ping ages): as
+  // RedisNode::appendViewDigest, for readers that keep what they derived.
+  void appendViewDigest(const std::string& master, std::string& out) const;
   // Called for every Sentinel event (type "+switch-master", message as logged after it),
   // as a client subscribed to every event channel would see them, without the network hop.
   using EventListener = std::function<void(const SentinelNode&, const std::string& type, const std::string& msg)>;

@@ -4,9 +4,12 @@
 
 #include <filesystem>
 
+#include "chaos/faults/fault_schedule.h"
+#include "core/runtime/random.h"
 #include "scenarios/invariants.h"
 #include "scenarios/scenario_parse.h"
 #include "scenarios/scenario_runner.h"
+#include "scenarios/scenario_write.h"
 
 namespace kun::scenario {
 namespace {
@@ -146,6 +149,31 @@ TEST(HarnessRun, AStepThatCannotBeAppliedIsBadInput) {
   EXPECT_EQ(r.failure, FailureClass::BadInput) << r.failureDetail;
   EXPECT_EQ(r.exitCode(), 2);
   EXPECT_NE(r.failureDetail.find(":99:"), std::string::npos) << r.failureDetail;
+}
+
+// The sampler keeps a view until something it reads changes (ScenarioWorld::observe): over
+// runs full of faults, every kept view must give the verdicts a fresh one gives.
+TEST(HarnessRun, AKeptViewJudgesAsAFreshOne) {
+  std::vector<Scenario> runs;
+  for (const char* f : {"network.yaml", "node-failures.yaml", "pod-faults.yaml"}) {
+    auto s = readScenarioFile(libraryFile(f));
+    ASSERT_TRUE(s.ok()) << s.error().message;
+    runs.push_back(*s);
+  }
+  chaos::ScheduleOptions so;
+  so.maxFaults = 8;
+  so.horizon = minutes(5);
+  const Object cluster = parsed(kKillMaster).manifests.front();
+  for (std::uint64_t seed : {3u, 4u})
+    runs.push_back(scenarioFromSchedule("generated", {cluster}, chaos::generateSchedule(Random(seed), so), seed,
+                                        healBound(1000, 3000)));
+  for (const auto& s : runs) {
+    RunOptions o = quick(1);
+    o.verifyViewCache = true;
+    const auto r = runScenario(s, o);
+    EXPECT_GT(r.viewCache.compared, 100u) << s.name;
+    EXPECT_TRUE(r.viewCache.mismatches.empty()) << s.name << ": " << r.viewCache.mismatches.front();
+  }
 }
 
 }  // namespace
