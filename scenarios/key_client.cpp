@@ -1,9 +1,11 @@
 #include "scenarios/key_client.h"
 
+#include <algorithm>
 #include <charconv>
 
 #include <fmt/format.h>
 
+#include "core/rediscluster/layout.h"
 #include "scenarios/scenario_world.h"
 
 namespace kun::scenario {
@@ -35,10 +37,14 @@ KeyClient::KeyClient(ScenarioWorld& world, std::string ns, std::string cluster, 
 KeyClient::~KeyClient() = default;
 
 std::vector<RedisEndpoint> KeyClient::sentinels() {
+  // The sentinel pods that are not terminating, by name (as a client's list of addresses).
+  std::vector<const rediscluster::PodInfo*> pods;
+  if (auto rc = world_.cluster(ns_, cluster_))
+    for (const auto& p : world_.pods(*rc).sentinels)
+      if (!p.terminating && !p.ip.empty()) pods.push_back(&p);
+  std::sort(pods.begin(), pods.end(), [](const auto* a, const auto* b) { return a->name < b->name; });
   std::vector<RedisEndpoint> out;
-  chaos::ClusterTargets t(world_.harnessClient(), nullptr, ns_, cluster_);
-  for (const auto& p : t.sentinelPods())
-    if (!p.ip.empty()) out.push_back({p.ip, p.port()});
+  for (const auto* p : pods) out.push_back({p->ip, rediscluster::layout::kSentinelPort});
   return out;
 }
 

@@ -12,6 +12,7 @@
 #include "core/rediscluster/labels.h"
 #include "core/rediscluster/layout.h"
 #include "core/rediscluster/observe.h"
+#include "fakeapi/redis/view_digest.h"
 
 namespace kun::scenario {
 
@@ -144,21 +145,22 @@ std::string ScenarioWorld::viewDigest(const api::RedisCluster& rc) {
   auto& redis = world_->redis();
   NetworkModel& net = world_->net();
   const NetNodeId harness = net.intern(kHarnessIp);
-  std::string d = rc.spec.password + '\n';
+  std::string d;
+  redissim::digest(d, rc.spec.password, p.redis.size(), p.sentinels.size());
+  const std::string masterName(rediscluster::layout::kMasterName);
   const auto process = [&](const rediscluster::PodInfo& pod, int port) {
-    fmt::format_to(std::back_inserter(d), "{} {} {} {}{}{} ", pod.name, pod.uid, pod.ip, pod.running, pod.ready,
-                   pod.terminating);
+    redissim::digest(d, pod.name, pod.uid, pod.ip, pod.running, pod.ready, pod.terminating);
     if (pod.ip.empty()) return;
     const RedisEndpoint ep{pod.ip, port};
     const NetNodeId ip = net.intern(pod.ip);
     const redissim::SimProcess* listener = redis.fabric().listener(ep);
-    fmt::format_to(std::back_inserter(d), "{}{} {}/{} ", net.probe(harness, ip), net.probe(ip, harness),
-                   listener ? listener->procId() : 0, listener ? listener->incarnation() : 0);
-    if (port == rediscluster::layout::kRedisPort) {
-      if (const auto* n = redis.redis(ep)) n->appendViewDigest(d);
-    } else if (const auto* s = redis.sentinel(ep)) {
-      s->appendViewDigest(std::string(rediscluster::layout::kMasterName), d);
-    }
+    redissim::digest(d, net.probe(harness, ip), net.probe(ip, harness), listener ? listener->procId() : 0,
+                     listener ? listener->incarnation() : 0);
+    const auto* n = port == rediscluster::layout::kRedisPort ? redis.redis(ep) : nullptr;
+    const auto* s = n ? nullptr : redis.sentinel(ep);
+    redissim::digest(d, n != nullptr, s != nullptr);
+    if (n) n->appendViewDigest(d);
+    if (s) s->appendViewDigest(masterName, d);
   };
   for (const auto& pod : p.redis) process(pod, rediscluster::layout::kRedisPort);
   for (const auto& pod : p.sentinels) process(pod, rediscluster::layout::kSentinelPort);

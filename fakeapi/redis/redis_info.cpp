@@ -5,6 +5,7 @@
 
 #include "fakeapi/redis/redis_node.h"
 #include "fakeapi/redis/resp.h"
+#include "fakeapi/redis/view_digest.h"
 
 namespace kun::redissim {
 
@@ -45,12 +46,10 @@ std::string RedisNode::infoText(const std::string& sectionIn) {
 }
 
 void RedisNode::appendViewDigest(std::string& out) const {
-  fmt::format_to(std::back_inserter(out), "{} {} {} {}:{} {} {} {} {} {} {} {} {}|", static_cast<int>(state()), loading(),
-                 isMaster(), masterHost_, masterPort_, static_cast<int>(link_.state), config_.str("requirepass"),
-                 config_.integer("replica-priority"), config_.flag("replica-read-only"),
-                 config_.flag("replica-announced"), static_cast<int>(failoverState_), replId_, goodReplicas_);
-  for (const auto& [c, r] : replicas_) fmt::format_to(std::back_inserter(out), "{}:{}:{},", r.ip, r.port, static_cast<int>(r.state));
-  out += ';';
+  digest(out, state(), loading(), isMaster(), masterHost_, masterPort_, link_.state, config_.str("requirepass"),
+         config_.integer("replica-priority"), config_.flag("replica-read-only"), config_.flag("replica-announced"),
+         failoverState_, replId_, goodReplicas_, replicas_.size());
+  for (const auto& [c, r] : replicas_) digest(out, r.ip, r.port, r.state);
 }
 
 std::string RedisNode::infoServer() {

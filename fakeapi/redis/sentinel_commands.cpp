@@ -5,6 +5,7 @@
 
 #include "fakeapi/redis/resp.h"
 #include "fakeapi/redis/sentinel_node.h"
+#include "fakeapi/redis/view_digest.h"
 
 namespace kun::redissim {
 
@@ -183,24 +184,18 @@ RedisReply SentinelNode::instanceReply(const Instance& ri) const {
 }
 
 void SentinelNode::appendViewDigest(const std::string& master, std::string& out) const {
-  auto it = std::back_inserter(out);
-  fmt::format_to(it, "{} {}|", static_cast<int>(state()), tilt_);
   const Instance* m = masterByName(master);
-  if (!m) {
-    out += "none;";
-    return;
-  }
+  digest(out, state(), tilt_, m != nullptr);
+  if (!m) return;
   const auto one = [&](const Instance& ri) {
-    fmt::format_to(it, "{}:{} {} {} {} {} {} {} {} {} {} {} {} {}:{}:{} {} {} {},", ri.host, ri.port, ri.runid, ri.flags,
-                   ri.link.disconnected, ri.failoverState, ri.configEpoch, ri.quorum, ri.downAfter, ri.failoverTimeout,
-                   ri.parallelSyncs, ri.roleReported, ri.masterLinkDownTime, ri.slaveMasterHost, ri.slaveMasterPort,
-                   ri.slaveMasterLinkUp, ri.slavePriority, ri.leader, ri.leaderEpoch);
+    digest(out, ri.host, ri.port, ri.runid, ri.flags, ri.link.disconnected, ri.failoverState, ri.configEpoch, ri.quorum,
+           ri.downAfter, ri.failoverTimeout, ri.parallelSyncs, ri.roleReported, ri.masterLinkDownTime,
+           ri.slaveMasterHost, ri.slaveMasterPort, ri.slaveMasterLinkUp, ri.slavePriority, ri.leader, ri.leaderEpoch);
   };
   one(*m);
+  digest(out, m->slaves.size(), m->sentinels.size());
   for (const auto& [k, ri] : m->slaves) one(*ri);
-  out += '/';
   for (const auto& [k, ri] : m->sentinels) one(*ri);
-  out += ';';
 }
 
 RedisReply SentinelNode::instancesReply(const std::map<std::string, std::unique_ptr<Instance>>& d) const {
