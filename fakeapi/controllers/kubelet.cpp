@@ -37,6 +37,9 @@ struct Kubelet::PodRt {
   std::vector<ContainerRt> containers;
   TimerId startTimer = 0, probeTimer = 0, stopTimer = 0, flushTimer = 0;
   Object written;  // the status this kubelet last wrote: unchanged means nothing to write
+  // view() as of the last change (a new pod version, or a status change marked dirty):
+  // the readiness hook asks every period, and rebuilding it copies the whole pod.
+  std::shared_ptr<const Object> viewCache;
   std::string key() const { return ns + "/" + name; }
 };
 
@@ -166,6 +169,7 @@ void Kubelet::onPod(WatchEventType type, const ObjectPtr& obj) {
   }
   PodRt& p = *it->second;
   p.pod = *obj;
+  p.viewCache.reset();
   if (meta::isDeleting(*obj) && !p.terminating && !p.dead) beginTermination(p);
 }
 
@@ -339,7 +343,8 @@ void Kubelet::scheduleProbe(PodRt& p, Duration after) {
 
 void Kubelet::probe(PodRt& p) {
   if (!p.sandbox || p.terminating || p.dead) return;
-  const bool verdict = readiness_ ? readiness_(view(p)) : true;
+  if (readiness_ && !p.viewCache) p.viewCache = std::make_shared<const Object>(view(p));
+  const bool verdict = readiness_ ? readiness_(*p.viewCache) : true;
   bool changed = verdict != p.verdict;
   for (auto& c : p.containers) {
     const bool r = c.state == ContainerRt::State::Running && verdict;
@@ -550,6 +555,7 @@ void Kubelet::nodeUp(const std::string& node) {
 // --- status -----------------------------------------------------------------------------
 
 void Kubelet::markDirty(PodRt& p) {
+  p.viewCache.reset();
   if (p.flushTimer || p.dead) return;
   p.flushTimer = env_.loop.post([this, uid = p.uid] { flush(uid); });
 }
