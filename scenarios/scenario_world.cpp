@@ -30,9 +30,9 @@ sim::SimWorldOptions worldOptions(const ScenarioWorldOptions& o) {
 std::vector<rediscluster::PodInfo> podsOf(KubeClient& client, const std::string& ns, const std::string& cluster,
                                           rediscluster::Component c) {
   std::vector<rediscluster::PodInfo> out;
-  auto list = client.list(res::pods, ns, ListOptions{rediscluster::selectorString(cluster, c), {}});
+  auto list = client.listShared(res::pods, ns, ListOptions{rediscluster::selectorString(cluster, c), {}});
   if (!list) return out;
-  for (const auto& p : list->items) out.push_back(rediscluster::podInfoFrom(p));
+  for (const auto& p : *list) out.push_back(rediscluster::podInfoFrom(*p));
   std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.ordinal < b.ordinal; });
   return out;
 }

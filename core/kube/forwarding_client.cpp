@@ -42,6 +42,11 @@ Result<ObjectPtr> ForwardingClient::getShared(const Resource& r, std::string_vie
   return around("get", r, false, [&] { return inner_.getShared(r, ns, name); });
 }
 
+Result<std::vector<ObjectPtr>> ForwardingClient::listShared(const Resource& r, std::string_view ns,
+                                                            const ListOptions& opts) {
+  return around("list", r, false, [&] { return inner_.listShared(r, ns, opts); });
+}
+
 Result<ObjectPtr> ForwardingClient::updateShared(const Resource& r, Object obj) {
   return around("update", r, true, [&] { return inner_.updateShared(r, std::move(obj)); });
 }

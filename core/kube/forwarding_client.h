@@ -28,6 +28,7 @@ class ForwardingClient : public KubeClient {
   Result<std::unique_ptr<Watch>> watch(const Resource& r, std::string_view ns, const WatchOptions& opts,
                                        WatchHandler onEvent, WatchClosedHandler onClosed) override;
   Result<ObjectPtr> getShared(const Resource& r, std::string_view ns, std::string_view name) override;
+  Result<std::vector<ObjectPtr>> listShared(const Resource& r, std::string_view ns, const ListOptions& opts = {}) override;
   Result<ObjectPtr> updateShared(const Resource& r, Object obj) override;
   Result<ObjectPtr> updateStatusShared(const Resource& r, Object obj) override;
 

@@ -97,6 +97,15 @@ class KubeClient {
   }
   virtual Result<ObjectPtr> updateShared(const Resource& r, Object obj) { return share(update(r, obj)); }
   virtual Result<ObjectPtr> updateStatusShared(const Resource& r, Object obj) { return share(updateStatus(r, obj)); }
+  // list(), items shared (resourceVersion of the list dropped).
+  virtual Result<std::vector<ObjectPtr>> listShared(const Resource& r, std::string_view ns, const ListOptions& opts = {}) {
+    auto got = list(r, ns, opts);
+    if (!got) return got.error();
+    std::vector<ObjectPtr> out;
+    out.reserve(got->items.size());
+    for (auto& o : got->items) out.push_back(std::make_shared<const Object>(std::move(o)));
+    return out;
+  }
 
  private:
   static Result<ObjectPtr> share(Result<Object> got) {

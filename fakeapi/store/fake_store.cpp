@@ -133,7 +133,8 @@ Result<ObjectPtr> FakeStore::getShared(const Resource& r, std::string_view ns, s
   return renderShared(entry->object, r);
 }
 
-Result<ObjectList> FakeStore::list(const Resource& r, std::string_view ns, const ListOptions& opts) {
+Status FakeStore::select(const Resource& r, std::string_view ns, const ListOptions& opts,
+                         const std::function<void(const ObjectPtr&)>& each) {
   bool after = false;
   if (auto e = injectFault(StoreVerb::List, r, after)) return *e;
   auto t = resolve(r);
@@ -143,13 +144,26 @@ Result<ObjectList> FakeStore::list(const Resource& r, std::string_view ns, const
   auto fields = FieldSelector::parse(opts.fieldSelector);
   if (!fields) return fields.error();
   const StoredResource& res = *t->res;
-  ObjectList out;
   lastListExamined_ = res.objects.select(
       res.namespaced ? ns : std::string_view(), *labels,
       [&](const store::ObjKey&, const store::ObjectTable::Entry& e) {
-        if (fields->empty() || fields->matches(*e.object)) out.items.push_back(render(*e.object, r));
+        if (fields->empty() || fields->matches(*e.object)) each(e.object);
       });
+  return {};
+}
+
+Result<ObjectList> FakeStore::list(const Resource& r, std::string_view ns, const ListOptions& opts) {
+  ObjectList out;
+  auto st = select(r, ns, opts, [&](const ObjectPtr& o) { out.items.push_back(render(*o, r)); });
+  if (!st) return st.error();
   out.resourceVersion = std::to_string(rv_);
+  return out;
+}
+
+Result<std::vector<ObjectPtr>> FakeStore::listShared(const Resource& r, std::string_view ns, const ListOptions& opts) {
+  std::vector<ObjectPtr> out;
+  auto st = select(r, ns, opts, [&](const ObjectPtr& o) { out.push_back(renderShared(o, r)); });
+  if (!st) return st.error();
   return out;
 }
 

@@ -108,6 +108,9 @@ class FakeStore final : public KubeClient, private store::GcHost {
   // in, the result out): obj is moved in and the stored version comes back shared (a copy
   // only for another version, as getShared). Same rules and faults.
   Result<ObjectPtr> updateShared(const Resource& r, Object obj) override;
+  // list() without copies: the stored versions (copies only for another version, as
+  // getShared). Same rules and faults.
+  Result<std::vector<ObjectPtr>> listShared(const Resource& r, std::string_view ns, const ListOptions& opts = {}) override;
   Result<ObjectPtr> updateStatusShared(const Resource& r, Object obj) override;
 
   // --- beyond the seam ---
@@ -153,6 +156,9 @@ class FakeStore final : public KubeClient, private store::GcHost {
   Result<Target> resolve(const Resource& r);
   std::optional<Error> injectFault(StoreVerb verb, const Resource& r, bool& afterCommit);
   Object render(const Object& stored, const Resource& asked) const;
+  // list/listShared: the matching stored objects, in (namespace, name) order.
+  Status select(const Resource& r, std::string_view ns, const ListOptions& opts,
+                const std::function<void(const ObjectPtr&)>& each);
   // stored itself when it already speaks asked's version, else a rendered copy.
   ObjectPtr renderShared(ObjectPtr stored, const Resource& asked) const;
   Result<ObjectPtr> updateCall(const Resource& r, Object obj, bool statusOnly, StoreVerb verb);

@@ -92,5 +92,26 @@ TEST_F(StoreTest, GetSharedReturnsTheStoredVersionWithoutCopy) {
   EXPECT_TRUE(store.getShared(res::configmaps, "default", "b").is(Reason::NotFound));
 }
 
+TEST_F(StoreTest, ListSharedIsTheListWithoutCopies) {
+  Object a = configMap("a"), b = configMap("b"), c = configMap("c");
+  a["metadata"]["labels"] = {{"app", "x"}};
+  c["metadata"]["labels"] = {{"app", "x"}};
+  for (const auto& o : {a, b, c}) mustCreate(res::configmaps, o);
+  const ListOptions sel{"app=x", ""};
+  auto shared = store.listShared(res::configmaps, "default", sel);
+  auto copied = store.list(res::configmaps, "default", sel);
+  ASSERT_TRUE(shared.ok() && copied.ok());
+  ASSERT_EQ(shared->size(), 2u);
+  ASSERT_EQ(copied->items.size(), 2u);
+  for (std::size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(*(*shared)[i], copied->items[i]);
+    EXPECT_EQ((*shared)[i].get(), store.getShared(res::configmaps, "default", meta::name(copied->items[i]))->get());
+  }
+  // Through the seam, and with its errors.
+  KubeClient& client = store;
+  EXPECT_EQ(client.listShared(res::configmaps, "default", sel)->size(), 2u);
+  EXPECT_FALSE(store.listShared(res::configmaps, "default", ListOptions{"app in (", ""}).ok());
+}
+
 }  // namespace
 }  // namespace kun::test
