@@ -1,5 +1,6 @@
 #include "scenarios/key_client.h"
 
+#include <algorithm>
 #include <charconv>
 
 #include <fmt/format.h>
@@ -106,6 +107,11 @@ int KeyClient::write(const std::string& prefix, int n, Duration timeout, Duratio
     ++acked;
   }
   return acked;
+}
+
+bool KeyClient::holds(const std::string& key, const std::string& value) const {
+  auto it = tried_.find(key);
+  return it != tried_.end() && std::find(it->second.begin(), it->second.end(), value) != it->second.end();
 }
 
 bool KeyClient::readKeys(const std::vector<std::string>& keys, Duration timeout, std::vector<LostWrite>& lost) {

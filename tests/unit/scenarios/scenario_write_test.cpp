@@ -62,7 +62,15 @@ TEST(ScenarioWrite, HandWrittenScenarioRoundTrips) {
   Step as;
   as.kind = StepKind::Assert;
   as.condition = "sentinels-agree";
-  s.steps = {w, f, p, a, wait, sleep, as};
+  Step delCluster;  // every field at its default: `delete: {}`
+  delCluster.kind = StepKind::Delete;
+  Step delObject;
+  delObject.kind = StepKind::Delete;
+  delObject.objectKind = "ConfigMap";
+  delObject.objectNamespace = "other";
+  delObject.objectName = "007";  // would read back as a number unquoted
+  delObject.propagation = DeletePropagation::Orphan;
+  s.steps = {w, f, p, a, wait, sleep, as, delCluster, delObject};
   const auto text = writeScenario(s);
   auto back = parseScenario(text, "written.yaml");
   ASSERT_TRUE(back.ok()) << back.error().message << "\n" << text;

@@ -1,0 +1,70 @@
+// Each ForTest switch breaks the operator one way; a named library scenario shows the
+// harness catching it (the run fails, for the reason the break causes) and passing the
+// real operator on the same scenario and seed.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "scenarios/invariants.h"
+#include "scenarios/operator_breaks.h"
+#include "scenarios/scenario_parse.h"
+#include "scenarios/scenario_runner.h"
+
+namespace kun::scenario {
+namespace {
+
+Scenario library(const std::string& name) {
+  const auto root = std::filesystem::path(__FILE__).parent_path().parent_path().parent_path().parent_path();
+  auto s = readScenarioFile((root / "scenarios" / name).string());
+  EXPECT_TRUE(s.ok()) << s.error().message;
+  return s.ok() ? *s : Scenario{};
+}
+
+RunOptions with(std::string_view breakName) {
+  RunOptions o;
+  o.quietWindow = seconds(10);
+  if (!breakName.empty()) EXPECT_TRUE(applyOperatorBreak(breakName, o.heal).ok());
+  return o;
+}
+
+InvariantOutcome::State stateOf(const RunReport& r, std::string_view name) {
+  return r.invariants.at(std::string(name)).state;
+}
+
+// The master restarts empty in its own pod, the oldest; promoting it instead of the
+// replica with the data wipes every write, each of which every node held before.
+TEST(BreaksRun, PromotingTheOldestPodLosesWritesEveryNodeHad) {
+  const Scenario s = library("master-restarts-empty.yaml");
+  ASSERT_EQ(s.steps.size(), 5u);  // one fault
+  const auto bad = runScenario(s, with("promote-oldest")).report;
+  EXPECT_EQ(bad.failure, FailureClass::Safety) << bad.failureDetail;
+  EXPECT_EQ(stateOf(bad, inv::kNoUnexplainedWriteLoss), InvariantOutcome::State::Violated);
+  EXPECT_EQ(bad.lostByCause.count("unexplained"), 1u);
+  EXPECT_EQ(bad.lostByCause.at("unexplained"), 50);
+  const auto good = runScenario(s, with("")).report;
+  EXPECT_TRUE(good.passed()) << good.failureDetail;
+  EXPECT_EQ(good.writesLost, 0);
+}
+
+// Resetting every sentinel at once leaves none that knows a replica to promote.
+TEST(BreaksRun, ResettingAllSentinelsAtOnceLeavesNoFailover) {
+  const Scenario s = library("replica-replaced.yaml");
+  const auto bad = runScenario(s, with("reset-all-sentinels")).report;
+  EXPECT_EQ(bad.failure, FailureClass::Safety) << bad.failureDetail;
+  EXPECT_EQ(stateOf(bad, inv::kFailoverReady), InvariantOutcome::State::Violated);
+  EXPECT_NE(bad.invariants.at(std::string(inv::kFailoverReady)).detail.find("knows no replica to promote"),
+            std::string::npos);
+  const auto good = runScenario(s, with("")).report;
+  EXPECT_TRUE(good.passed()) << good.failureDetail;
+  EXPECT_EQ(stateOf(good, inv::kFailoverReady), InvariantOutcome::State::Held);
+}
+
+// The same scenario without any reset: the stale entries stay and it never converges.
+TEST(BreaksRun, SkippingSentinelResetNeverConverges) {
+  const auto bad = runScenario(library("replica-replaced.yaml"), with("skip-sentinel-reset")).report;
+  EXPECT_EQ(bad.failure, FailureClass::Liveness) << bad.failureDetail;
+  EXPECT_NE(bad.failureDetail.find("sentinel-lists-exact"), std::string::npos) << bad.failureDetail;
+}
+
+}  // namespace
+}  // namespace kun::scenario
