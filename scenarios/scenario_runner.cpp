@@ -506,9 +506,12 @@ void Runner::classifyLosses(const std::vector<LostWrite>& lost) {
     // A Sentinel failover away from the node that acknowledged the write: Sentinel does not
     // pause clients, so what the old master took after the new one was chosen is discarded
     // when it becomes a replica — Sentinel's documented loss, even for a requested failover.
+    // That includes writes just after the failover is seen: a sentinel that has not had the
+    // new epoch's hello yet still names the old master, which answers as one until it is
+    // converted (the split-brain bound).
     if (cause == "unexplained")
       for (const auto& fo : samples_[primary_.name].failovers)
-        if (fo.from == l.write.master && fo.at >= l.write.at) {
+        if (fo.from == l.write.master && fo.at + splitBrainBound(downAfterMs()) >= l.write.at) {
           cause = "sentinel-failover";
           break;
         }

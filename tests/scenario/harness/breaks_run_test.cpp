@@ -66,5 +66,16 @@ TEST(BreaksRun, SkippingSentinelResetNeverConverges) {
   EXPECT_NE(bad.failureDetail.find("sentinel-lists-exact"), std::string::npos) << bad.failureDetail;
 }
 
+// The real operator must pass what real Sentinel does: a write the old master took just
+// after the failover was seen (from a client of a sentinel still naming it) is Sentinel's
+// split-brain loss, counted as such, not an unexplained one.
+TEST(BreaksRun, AWriteToTheOldMasterRightAfterAFailoverIsSentinelsLoss) {
+  const auto r = runScenario(library("master-hang-mid-failover.yaml"), with("")).report;
+  EXPECT_TRUE(r.passed()) << r.failureDetail;
+  EXPECT_EQ(r.lostByCause.count("unexplained"), 0u);
+  EXPECT_EQ(r.writesLost, r.lostByCause.count("sentinel-failover") ? r.lostByCause.at("sentinel-failover") : 0);
+  EXPECT_GT(r.writesAcknowledged, 100);
+}
+
 }  // namespace
 }  // namespace kun::scenario
