@@ -66,6 +66,20 @@ TEST(BreaksRun, SkippingSentinelResetNeverConverges) {
   EXPECT_NE(bad.failureDetail.find("sentinel-lists-exact"), std::string::npos) << bad.failureDetail;
 }
 
+// Made again from kept volumes, one of them stale: bootstrapping from the first pod that
+// answers, before every pod is up, makes the stale one master.
+TEST(BreaksRun, BootstrappingBeforeEveryPodIsUpLosesWhatTheStaleVolumeLacks) {
+  const Scenario s = library("recreate-with-stale-volume.yaml");
+  const auto bad = runScenario(s, with("add-unready-pod")).report;
+  EXPECT_EQ(bad.failure, FailureClass::Safety) << bad.failureDetail;
+  EXPECT_EQ(stateOf(bad, inv::kNoUnexplainedWriteLoss), InvariantOutcome::State::Violated);
+  EXPECT_GT(bad.lostByCause.count("unexplained"), 0u);
+  const auto good = runScenario(s, with("")).report;
+  EXPECT_TRUE(good.passed()) << good.failureDetail;
+  EXPECT_EQ(good.writesAcknowledged, 40);
+  EXPECT_EQ(good.writesLost, 0);
+}
+
 // The real operator must pass what real Sentinel does: a write the old master took just
 // after the failover was seen (from a client of a sentinel still naming it) is Sentinel's
 // split-brain loss, counted as such, not an unexplained one.
