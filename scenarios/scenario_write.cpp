@@ -94,7 +94,7 @@ std::string writeScenario(const Scenario& s) {
 }
 
 Scenario scenarioFromSchedule(std::string name, std::vector<Object> manifests, chaos::FaultSchedule schedule,
-                              std::uint64_t seed, Duration settleTimeout) {
+                              std::uint64_t seed, Duration settleTimeout, bool deleteAtEnd) {
   Scenario s;
   s.name = std::move(name);
   s.description = fmt::format("{} fault(s) generated with seed {}", schedule.faults.size(), seed);
@@ -125,6 +125,11 @@ Scenario scenarioFromSchedule(std::string name, std::vector<Object> manifests, c
   healthy.condition = "healthy";
   healthy.timeout = settleTimeout;
   s.steps = {during, ended, healthy, after, readDuring, readAfter};
+  if (deleteAtEnd) {
+    Step del;
+    del.kind = StepKind::Delete;
+    s.steps.push_back(del);
+  }
   return s;
 }
 

@@ -90,6 +90,23 @@ RC_GTEST_PROP(ScenarioWrite, GeneratedSchedulesRoundTrip, ()) {
   RC_ASSERT(back->schedule == schedule);
 }
 
+TEST(ScenarioWrite, ScheduleScenarioMayEndByDeletingTheClusterAndRoundTrips) {
+  chaos::FaultSchedule sch;
+  chaos::Fault f;
+  f.kind = chaos::FaultKind::PodKill;
+  f.target = "master";
+  sch.faults = {f};
+  const auto plain = scenarioFromSchedule("x", {cluster()}, sch, 3, minutes(2));
+  const auto s = scenarioFromSchedule("x", {cluster()}, sch, 3, minutes(2), true);
+  ASSERT_EQ(s.steps.size(), plain.steps.size() + 1);
+  EXPECT_EQ(s.steps.back().kind, StepKind::Delete);
+  EXPECT_EQ(s.steps.back().objectKind, "RedisCluster");
+  EXPECT_TRUE(s.steps.back().objectName.empty());  // the first manifest's
+  auto back = parseScenario(writeScenario(s), "prop.yaml");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(withoutLines(*back), s);
+}
+
 TEST(ScenarioWrite, ScheduleScenarioWaitsForTheEndThenHealth) {
   chaos::FaultSchedule sch;
   chaos::Fault f;
