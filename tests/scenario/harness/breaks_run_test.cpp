@@ -80,6 +80,17 @@ TEST(BreaksRun, BootstrappingBeforeEveryPodIsUpLosesWhatTheStaleVolumeLacks) {
   EXPECT_EQ(good.writesLost, 0);
 }
 
+// The roll's last step is a failover the operator asks for; acting on while it runs
+// (fencing and failing over again, demoting what Sentinel promoted) never lets it end.
+TEST(BreaksRun, ActingDuringItsOwnFailoverNeverLetsTheRollConverge) {
+  const Scenario s = library("image-roll.yaml");
+  const auto bad = runScenario(s, with("act-during-failover")).report;
+  EXPECT_EQ(bad.failure, FailureClass::Liveness) << bad.failureDetail;
+  EXPECT_NE(bad.failureDetail.find("waitFor converged not reached"), std::string::npos) << bad.failureDetail;
+  const auto good = runScenario(s, with("")).report;
+  EXPECT_TRUE(good.passed()) << good.failureDetail;
+}
+
 // The real operator must pass what real Sentinel does: a write the old master took just
 // after the failover was seen (from a client of a sentinel still naming it) is Sentinel's
 // split-brain loss, counted as such, not an unexplained one.
