@@ -59,13 +59,6 @@ TEST(BreaksRun, ResettingAllSentinelsAtOnceLeavesNoFailover) {
   EXPECT_EQ(stateOf(good, inv::kFailoverReady), InvariantOutcome::State::Held);
 }
 
-// The same scenario without any reset: the stale entries stay and it never converges.
-TEST(BreaksRun, SkippingSentinelResetNeverConverges) {
-  const auto bad = runScenario(library("replica-replaced.yaml"), with("skip-sentinel-reset")).report;
-  EXPECT_EQ(bad.failure, FailureClass::Liveness) << bad.failureDetail;
-  EXPECT_NE(bad.failureDetail.find("sentinel-lists-exact"), std::string::npos) << bad.failureDetail;
-}
-
 // Made again from kept volumes, one of them stale: bootstrapping from the first pod that
 // answers, before every pod is up, makes the stale one master.
 TEST(BreaksRun, BootstrappingBeforeEveryPodIsUpLosesWhatTheStaleVolumeLacks) {
