@@ -1,6 +1,7 @@
 // Each ForTest switch breaks the operator one way; a named library scenario shows the
 // harness catching it (the run fails, for the reason the break causes) and passing the
-// real operator on the same scenario and seed.
+// real operator on the same scenario and seed. act-during-failover's scenario takes
+// about 20 s under the sanitizers: it is in tests/soak/harness/breaks_soak_test.cpp.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -23,7 +24,9 @@ Scenario library(const std::string& name) {
 RunOptions with(std::string_view breakName) {
   RunOptions o;
   o.quietWindow = seconds(10);
-  if (!breakName.empty()) EXPECT_TRUE(applyOperatorBreak(breakName, o.heal).ok());
+  if (!breakName.empty()) {
+    EXPECT_TRUE(applyOperatorBreak(breakName, o.heal).ok());
+  }
   return o;
 }
 
@@ -71,17 +74,6 @@ TEST(BreaksRun, BootstrappingBeforeEveryPodIsUpLosesWhatTheStaleVolumeLacks) {
   EXPECT_TRUE(good.passed()) << good.failureDetail;
   EXPECT_EQ(good.writesAcknowledged, 40);
   EXPECT_EQ(good.writesLost, 0);
-}
-
-// The roll's last step is a failover the operator asks for; acting on while it runs
-// (fencing and failing over again, demoting what Sentinel promoted) never lets it end.
-TEST(BreaksRun, ActingDuringItsOwnFailoverNeverLetsTheRollConverge) {
-  const Scenario s = library("image-roll.yaml");
-  const auto bad = runScenario(s, with("act-during-failover")).report;
-  EXPECT_EQ(bad.failure, FailureClass::Liveness) << bad.failureDetail;
-  EXPECT_NE(bad.failureDetail.find("waitFor converged not reached"), std::string::npos) << bad.failureDetail;
-  const auto good = runScenario(s, with("")).report;
-  EXPECT_TRUE(good.passed()) << good.failureDetail;
 }
 
 // The real operator must pass what real Sentinel does: a write the old master took just
