@@ -34,7 +34,7 @@ int propertyRuns(int argc, char** argv) {
   po::options_description d("options");
   std::string runs = "100", seed = "1", maxFaults = "5", minutes = "10", faults, out = ".";
   std::vector<std::string> breaks;
-  bool quiet = false;
+  bool quiet = false, deleteCluster = false;
   d.add_options()("runs", po::value(&runs)->value_name("N"), "schedules to try (default 100)")(
       "seed", po::value(&seed)->value_name("N"), "seed of the whole sequence of schedules (default 1)")(
       "max-faults", po::value(&maxFaults)->value_name("K"), "at most K faults per schedule (default 5)")(
@@ -44,6 +44,8 @@ int propertyRuns(int argc, char** argv) {
       "out", po::value(&out)->value_name("DIR"), "where the minimal failing scenario is written (default .)")(
       "break", po::value(&breaks)->value_name("NAME"),
       "test a deliberately broken operator (repeatable); see kun-sim run --help")(
+      "delete-cluster", po::bool_switch(&deleteCluster),
+      "let schedules end by deleting the cluster (checks no-orphans too)")(
       "quiet,q", po::bool_switch(&quiet), "print only the verdict")("help,h", "show this help");
   po::variables_map vm;
   try {
@@ -86,6 +88,7 @@ int propertyRuns(int argc, char** argv) {
       return 2;
     }
   opts.breaks = breaks;
+  opts.deleteCluster = deleteCluster;
   opts.outDir = out;
   if (!quiet) opts.progress = [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };
   // RapidCheck announces its configuration once; let it show this run's seed.

@@ -22,8 +22,14 @@ const std::vector<InvariantInfo>& invariantCatalog() {
        "partition or hang is active, and for down-after + 10 s after a node comes back"},
       {inv::kNoUnexplainedWriteLoss, P::Safety,
        "an acknowledged write is missing from the master only when a fault that makes real Sentinel lose writes "
-       "(a kill, hang, failure or partition of redis, a node or zone failure) began after it was acknowledged, "
-       "or a Sentinel failover moved away from the node that acknowledged it; lost writes are counted per cause"},
+       "(a kill, hang, failure or partition of redis, a node or zone failure) began after it was acknowledged "
+       "and before every redis node had it (only a StatefulSet deletion or a node or zone failure can take a "
+       "write every node held), or a Sentinel failover moved away from the node that acknowledged it (before the "
+       "write, or within the split-brain bound after it); lost writes are counted per cause"},
+      {inv::kFailoverReady, P::Safety,
+       "Sentinel can fail over at any time: at least max(quorum, majority) sentinels monitor the master, list "
+       "one of its replicas and know enough other sentinels, except from the start of a fault until the cluster "
+       "is healthy again after it (a single fault aimed at a replica excuses nothing while two replicas remain)"},
       {inv::kReplicasFollowMaster, P::Liveness,
        "every redis node other than the master is its replica with the link up and no sync running"},
       {inv::kSentinelsAgree, P::Liveness, "every sentinel names the same master, and it is the master"},

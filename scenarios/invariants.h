@@ -30,6 +30,7 @@ struct InvariantInfo {
 
 namespace inv {
 inline constexpr std::string_view kSingleWritableMaster = "single-writable-master";
+inline constexpr std::string_view kFailoverReady = "failover-ready";
 inline constexpr std::string_view kReplicasFollowMaster = "replicas-follow-master";
 inline constexpr std::string_view kSentinelsAgree = "sentinels-agree";
 inline constexpr std::string_view kSentinelListsExact = "sentinel-lists-exact";

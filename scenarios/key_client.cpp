@@ -114,6 +114,11 @@ int KeyClient::write(const std::string& prefix, int n, Duration timeout, Duratio
   return acked;
 }
 
+bool KeyClient::holds(const std::string& key, const std::string& value) const {
+  auto it = tried_.find(key);
+  return it != tried_.end() && std::find(it->second.begin(), it->second.end(), value) != it->second.end();
+}
+
 bool KeyClient::readKeys(const std::vector<std::string>& keys, Duration timeout, std::vector<LostWrite>& lost) {
   const TimePoint deadline = world_.loop().now() + timeout;
   for (const auto& key : keys) {

@@ -48,6 +48,16 @@ class KeyClient {
   bool readAll(Duration timeout, std::vector<LostWrite>& lost);
 
   std::size_t acknowledged() const { return acks_; }
+  // key -> its last acknowledged write.
+  const std::map<std::string, AckedWrite>& acknowledgedWrites() const { return acked_; }
+  // Whether a node holding `value` under `key` has the key's acknowledged write: its value,
+  // or one sent after it (which may have landed without its OK coming back).
+  bool holds(const std::string& key, const std::string& value) const;
+  // The cluster was deleted: what it acknowledged is no longer expected anywhere.
+  void forgetWrites() {
+    acked_.clear();
+    tried_.clear();
+  }
 
  private:
   // Runs one command against the master (asking the sentinels first) until it answers

@@ -73,17 +73,20 @@ PropResult runProperty(const PropOptions& opts) {
         opts.maxFaults, rc::gen::nonEmpty(rc::gen::container<std::vector<chaos::Fault>>(genFault(kinds, so))));
     if (static_cast<int>(faults.size()) > opts.maxFaults) faults.resize(static_cast<std::size_t>(opts.maxFaults));
     const auto worldSeed = *rc::gen::inRange<std::uint64_t>(1, 1u << 31);
+    // Drawn only when asked, so the schedules of a seed stay what they were without it.
+    const bool deleteAtEnd = opts.deleteCluster && *rc::gen::arbitrary<bool>();
     chaos::FaultSchedule schedule;
     schedule.faults = faults;
     Scenario s = scenarioFromSchedule(fmt::format("prop-{}-{}", opts.seed, worldSeed), {defaultCluster()},
-                                      schedule, worldSeed, settle);
+                                      schedule, worldSeed, settle, deleteAtEnd);
     RunOptions ro;
     ro.seed = worldSeed;
     ro.heal = opts.heal;
     const auto r = runScenario(s, ro);
     ++result.trials;
     if (!shrinking) {
-      say(fmt::format("run {}/{}: {} fault(s), world seed {}: {}", result.trials, opts.runs, faults.size(), worldSeed,
+      say(fmt::format("run {}/{}: {} fault(s){}, world seed {}: {}", result.trials, opts.runs, faults.size(),
+                      deleteAtEnd ? " then delete" : "", worldSeed,
                       r.report.passed() ? "pass" : "FAIL: " + r.report.failureDetail));
       if (r.report.passed()) ++result.passedBeforeFailure;
     } else {

@@ -26,6 +26,9 @@ struct PropOptions {
   // How long a schedule's end may take to heal; zero: the bound eventual-health allows.
   Duration settle{0};
   rediscluster::HealOptions heal;
+  // Also draw, per schedule, whether it ends by deleting the cluster (kun-sim prop
+  // --delete-cluster), so that garbage collection is searched too (no-orphans).
+  bool deleteCluster = false;
   std::vector<std::string> breaks;   // --break names, repeated in the replay command
   std::string outDir = ".";          // where the minimal failing scenario is written
   std::function<void(const std::string&)> progress;

@@ -12,6 +12,16 @@ std::string_view stepKindName(StepKind k) {
     case StepKind::WaitFor: return "waitFor";
     case StepKind::Assert: return "assert";
     case StepKind::Sleep: return "sleep";
+    case StepKind::Delete: return "delete";
+  }
+  return "?";
+}
+
+std::string_view deletePropagationName(DeletePropagation p) {
+  switch (p) {
+    case DeletePropagation::Background: return "background";
+    case DeletePropagation::Foreground: return "foreground";
+    case DeletePropagation::Orphan: return "orphan";
   }
   return "?";
 }

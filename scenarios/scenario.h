@@ -16,8 +16,14 @@
 
 namespace kun::scenario {
 
-enum class StepKind { Apply, Patch, Fault, Write, Read, WaitFor, Assert, Sleep };
-std::string_view stepKindName(StepKind k);  // "apply", "patch", "fault", "write", "read", "waitFor", "assert", "sleep"
+enum class StepKind { Apply, Patch, Fault, Write, Read, WaitFor, Assert, Sleep, Delete };
+// "apply", "patch", "fault", "write", "read", "waitFor", "assert", "sleep", "delete"
+std::string_view stepKindName(StepKind k);
+
+// How a delete step asks the API server to treat the object's dependents (Kubernetes'
+// propagationPolicy): background is kubectl's default; orphan leaves them behind.
+enum class DeletePropagation { Background, Foreground, Orphan };
+std::string_view deletePropagationName(DeletePropagation p);  // "background", ...
 
 struct Step {
   StepKind kind = StepKind::Sleep;
@@ -32,6 +38,12 @@ struct Step {
   std::string condition;        // waitFor / assert: a name from scenario_conditions.h
   Duration timeout{0};          // waitFor
   Duration duration{0};         // sleep; write: the pause between two writes (`every`)
+  // delete: the object's kind ("RedisCluster", "StatefulSet", ...), namespace and name;
+  // a RedisCluster and its namespace default to the first manifest's.
+  std::string objectKind = "RedisCluster";
+  std::string objectNamespace;
+  std::string objectName;
+  DeletePropagation propagation = DeletePropagation::Background;
   bool operator==(const Step&) const = default;
 };
 

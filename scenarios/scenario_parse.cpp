@@ -8,6 +8,7 @@
 
 #include "chaos/faults/duration_text.h"
 #include "scenarios/fault_yaml.h"
+#include "scenarios/object_delete.h"
 #include "scenarios/scenario_conditions.h"
 #include "scenarios/yaml_fields.h"
 #include "scenarios/yaml_json.h"
@@ -16,7 +17,7 @@ namespace kun::scenario {
 
 namespace {
 
-constexpr std::string_view kStepKinds = "apply, patch, fault, write, read, waitFor, assert or sleep";
+constexpr std::string_view kStepKinds = "apply, patch, fault, write, read, waitFor, assert, sleep or delete";
 
 std::string conditionList() {
   std::string out;
@@ -122,6 +123,31 @@ Result<Step> parseStep(const YAML::Node& n, const YamlPlace& where) {
     const auto d = body.IsScalar() ? chaos::parseDuration(body.Scalar()) : std::nullopt;
     if (!d || *d <= Duration{0}) return yamlError(at, what, describeNode(body));
     s.duration = *d;
+  } else if (key == "delete") {
+    s.kind = StepKind::Delete;
+    if (auto st = expectMap(body, at); !st) return st.error();
+    if (auto st = onlyKeys(body, at, {"kind", "name", "namespace", "propagation"}); !st) return st.error();
+    auto kind = optString(body, "kind", at);
+    if (!kind) return kind.error();
+    if (*kind) {
+      if (!resourceOfKind(**kind)) return yamlError(at.child("kind", body["kind"]), "one of " + deletableKinds(), describeNode(body["kind"]));
+      s.objectKind = **kind;
+    }
+    auto name = optString(body, "name", at);
+    if (!name) return name.error();
+    s.objectName = name->value_or("");
+    if (s.objectName.empty() && s.objectKind != "RedisCluster")
+      return yamlError(at.child("name", YAML::Node()), "the name of the " + s.objectKind + " to delete", "nothing");
+    auto ns = optString(body, "namespace", at);
+    if (!ns) return ns.error();
+    s.objectNamespace = ns->value_or("");
+    auto prop = optString(body, "propagation", at);
+    if (!prop) return prop.error();
+    if (*prop) {
+      auto p = deletePropagationFromName(**prop);
+      if (!p) return yamlError(at.child("propagation", body["propagation"]), "background, foreground or orphan", describeNode(body["propagation"]));
+      s.propagation = *p;
+    }
   } else {
     return yamlError(at, std::string("a step: ") + std::string(kStepKinds), "\"" + key + "\"");
   }

@@ -18,6 +18,9 @@
 //     - waitFor: {condition: healthy, timeout: 2m}
 //     - assert: {condition: healthy}   (or assert: healthy)
 //     - sleep: 30s
+//     - delete: {kind: ConfigMap, name: x, namespace: default, propagation: orphan}
+//                                      # every field optional for the first RedisCluster:
+//                                      # delete: {} (propagation: background by default)
 //
 // Errors are Reason::Invalid with the message "FILE:LINE: FIELD: expected WHAT, got X"
 // and field = the path ("steps[3].fault.kind"); a runner exits 2 on them.

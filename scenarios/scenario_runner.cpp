@@ -8,11 +8,14 @@
 
 #include "chaos/faults/schedule_runner.h"
 #include "core/api/object.h"
+#include "scenarios/failover_readiness.h"
 #include "scenarios/invariants.h"
 #include "scenarios/key_client.h"
+#include "scenarios/object_delete.h"
 #include "scenarios/scenario_conditions.h"
 #include "scenarios/scenario_world.h"
 #include "scenarios/timeline_recorder.h"
+#include "scenarios/write_durability.h"
 
 namespace kun::scenario {
 
@@ -37,6 +40,12 @@ bool losesWrites(FaultKind k) {
     case FaultKind::SwizzleClog: return true;
     default: return false;
   }
+}
+
+// Of those, faults that can take every copy of a write at once (all the pods of the
+// StatefulSet, or every pod of a node or zone), so even a write every node held may go.
+bool losesReplicatedWrites(FaultKind k) {
+  return k == FaultKind::StatefulSetDelete || k == FaultKind::NodeFailure || k == FaultKind::ZoneFailure;
 }
 
 // Faults during which (and for a while after which) two masters are Sentinel's documented
@@ -139,8 +148,13 @@ class Runner {
   // A fault began (ended unset) or ended: the timeline, and the split-brain window that
   // partitions, hangs and failures open until splitBrainBound after they end.
   void onFaultRecord(const chaos::FaultRecord& r);
+  // Just before a fault is applied.
+  void beforeFault(const chaos::Fault& f);
   bool faultsEnded() const;
   void liveness();
+  // no-orphans for a deleted cluster: garbage collection (pods after their grace period)
+  // has removed what it owned within `within`.
+  void checkDeleted(const DeletedCluster& d, Duration within);
   // The liveness checks of one cluster on the world as it is now, by invariant name.
   std::vector<std::pair<std::string_view, std::optional<std::string>>> convergence(const ClusterRef& c);
   void classifyLosses(const std::vector<LostWrite>& lost);
@@ -155,7 +169,9 @@ class Runner {
   ScenarioWorld w_;
   RunReport report_;
   TimePoint start_{};
-  std::vector<ClusterRef> clusters_;
+  std::vector<ClusterRef> clusters_;  // the clusters there are (a delete step removes one)
+  ClusterRef primary_;                // the first manifest's: faults, keys and patches aim at it
+  std::vector<DeletedCluster> deleted_;
   std::map<std::string, ClusterSamples> samples_;  // by cluster name
   std::unique_ptr<KeyClient> keys_;
   std::unique_ptr<chaos::ScheduleRunner> schedule_;
@@ -168,11 +184,14 @@ class Runner {
   std::string firstMaster_;
   bool sampling_ = true;
   std::set<std::string> lostKeys_;  // key=value of each loss counted, so a loss counts once
+  WriteDurability durability_;      // what every node held as each write-losing fault began
+  FailoverReadiness readiness_;     // failover-ready, for the primary cluster
 };
 
 rediscluster::Health Runner::healthOf(const ClusterRef& c, const api::RedisCluster& rc,
                                       const rediscluster::ClusterView& view) {
   auto h = rediscluster::assessHealth(rc, view);
+  if (c.name == primary_.name && c.ns == primary_.ns) readiness_.onHealth(w_.loop().now(), h.healthy);
   auto& changes = samples_[c.name].healthChanges;
   if (changes.empty() || changes.back().second != h.healthy) changes.push_back({w_.loop().now(), h.healthy});
   return h;
@@ -206,13 +225,13 @@ bool Runner::faultsEnded() const {
 }
 
 bool Runner::evaluate(std::string_view condition, std::string& why) {
-  const ClusterRef& c = clusters_.front();
+  if (condition == "faults-ended") return faultsEnded();
+  const ClusterRef& c = clusters_.empty() ? primary_ : clusters_.front();
   auto rc = cluster(c);
   if (!rc) {
     why = "RedisCluster " + c.name + " is gone";
     return false;
   }
-  if (condition == "faults-ended") return faultsEnded();
   if (condition == "converged") {
     for (const auto& other : clusters_)
       for (const auto& [name, v] : convergence(other))
@@ -283,6 +302,8 @@ void Runner::sample() {
     auto& cs = samples_[c.name];
     noteFailover(cs, view);
     const auto masters = writableMasters(view);
+    if (c.name == primary_.name && c.ns == primary_.ns)
+      check(inv::kFailoverReady, readiness_.sample(*rc, view, masters.size() == 1 ? masters[0] : ""));
     held(inv::kSingleWritableMaster);  // unless violated, now or later
     if (masters.size() < 2) {
       cs.twoMastersSince.reset();
@@ -326,6 +347,7 @@ Status Runner::beginStepFault(const chaos::Fault& f, std::string& detail) {
   chaos::FaultRecord rec;
   rec.fault = f;
   rec.began = w_.loop().now();
+  beforeFault(f);
   auto b = w_.injector().begin(f);
   if (!b) {
     rec.detail = "skipped: " + b.error().message;
@@ -358,8 +380,13 @@ Status Runner::beginStepFault(const chaos::Fault& f, std::string& detail) {
   return {};
 }
 
+void Runner::beforeFault(const chaos::Fault& f) {
+  if (losesWrites(f.kind) && keys_) durability_.snapshot(w_, *keys_, primary_.ns, primary_.name);
+}
+
 void Runner::onFaultRecord(const chaos::FaultRecord& r) {
   if (timeline_) timeline_->onFault(r);
+  readiness_.onFault(r);
   if (!r.applied || !splitsBrain(r.fault.kind)) return;
   if (!r.ended && lasting(r.fault)) {
     ++disruptionsActive_;
@@ -370,7 +397,7 @@ void Runner::onFaultRecord(const chaos::FaultRecord& r) {
 }
 
 bool Runner::runStep(const Step& st, StepOutcome& out) {
-  const ClusterRef& first = clusters_.front();
+  const ClusterRef& first = primary_;
   // A step the world refuses (an invalid manifest, patch or fault) is bad input.
   const auto refused = [&](std::string_view what, const Status& r) {
     if (r) return false;
@@ -379,9 +406,22 @@ bool Runner::runStep(const Step& st, StepOutcome& out) {
     return true;
   };
   switch (st.kind) {
-    case StepKind::Apply:
+    case StepKind::Apply: {
       out.detail = "apply " + meta::name(st.manifest);
-      return !refused("apply", w_.apply(st.manifest));
+      if (st.manifest.value("kind", "") != "RedisCluster") return !refused("apply", w_.apply(st.manifest));
+      const ClusterRef c{st.manifest["metadata"].value("namespace", "default"), meta::name(st.manifest)};
+      // Made again after a delete step: the old one must be gone first, or its leftovers
+      // would pass for the new one's.
+      if (auto d = std::find_if(deleted_.begin(), deleted_.end(), [&](const auto& x) { return x.ns == c.ns && x.name == c.name; });
+          d != deleted_.end()) {
+        checkDeleted(*d, healBound(downAfterMs(), failoverTimeoutMs()));
+        deleted_.erase(d);
+      }
+      if (refused("apply", w_.apply(st.manifest))) return false;
+      if (std::none_of(clusters_.begin(), clusters_.end(), [&](const auto& x) { return x.ns == c.ns && x.name == c.name; }))
+        clusters_.push_back(c);
+      return true;
+    }
     case StepKind::Patch: {
       const std::string name = st.cluster.empty() ? first.name : st.cluster;
       out.detail = "patch " + name;
@@ -427,6 +467,23 @@ bool Runner::runStep(const Step& st, StepOutcome& out) {
       w_.world().runFor(st.duration);
       out.detail = fmt::format("{} ms", toMillis(st.duration));
       return true;
+    case StepKind::Delete: {
+      auto d = deleteObject(w_, st, first.ns, first.name);
+      out.detail = d ? d->detail : "delete " + st.objectKind + " " + st.objectName;
+      if (refused("delete", d ? Status{} : Status(d.error()))) return false;
+      if (d->cluster) {
+        // From here the cluster is judged by no-orphans, not by health.
+        std::erase_if(clusters_, [&](const ClusterRef& c) { return c.ns == d->cluster->ns && c.name == d->cluster->name; });
+        deleted_.push_back(*d->cluster);
+        // Its data went with it, as asked, unless its volumes stay: then a cluster made
+        // again under that name must find the writes on them.
+        if (d->cluster->ns == primary_.ns && d->cluster->name == primary_.name) {
+          if (!d->cluster->keepPvcs) keys_->forgetWrites();
+          readiness_ = FailoverReadiness{};  // one made again bootstraps afresh
+        }
+      }
+      return true;
+    }
   }
   return true;
 }
@@ -444,16 +501,20 @@ void Runner::classifyLosses(const std::vector<LostWrite>& lost) {
     if (!lostKeys_.insert(l.key + "=" + l.write.value).second) continue;  // counted once
     std::string cause = "unexplained";
     for (const auto& f : faults)
-      if (f.applied && f.began >= l.write.at && losesWrites(f.fault.kind)) {
+      if (f.applied && f.began >= l.write.at && losesWrites(f.fault.kind) &&
+          (losesReplicatedWrites(f.fault.kind) || !durability_.everywhere(f.began, l.key, l.write.value))) {
         cause = std::string(chaos::faultKindName(f.fault.kind));
         break;
       }
     // A Sentinel failover away from the node that acknowledged the write: Sentinel does not
     // pause clients, so what the old master took after the new one was chosen is discarded
     // when it becomes a replica — Sentinel's documented loss, even for a requested failover.
+    // That includes writes just after the failover is seen: a sentinel that has not had the
+    // new epoch's hello yet still names the old master, which answers as one until it is
+    // converted (the split-brain bound).
     if (cause == "unexplained")
-      for (const auto& fo : samples_[clusters_.front().name].failovers)
-        if (fo.from == l.write.master && fo.at >= l.write.at) {
+      for (const auto& fo : samples_[primary_.name].failovers)
+        if (fo.from == l.write.master && fo.at + splitBrainBound(downAfterMs()) >= l.write.at) {
           cause = "sentinel-failover";
           break;
         }
@@ -482,6 +543,12 @@ std::vector<std::pair<std::string_view, std::optional<std::string>>> Runner::con
   return out;
 }
 
+void Runner::checkDeleted(const DeletedCluster& d, Duration within) {
+  const auto orphans = [&] { return checkNoOrphans(w_, d.ns, d.name, d.keepPvcs); };
+  (void)waitUntil([&] { return !orphans(); }, within);
+  check(inv::kNoOrphans, orphans());
+}
+
 void Runner::liveness() {
   // Every fault has ended: from here the cluster must heal and converge (health, then the
   // objects, the config and the status following it) within the bound.
@@ -505,6 +572,7 @@ void Runner::liveness() {
   (void)waitUntil(converged, std::max(healedBy - w_.loop().now(), Duration(seconds(30))));
   for (const auto& c : clusters_)
     for (const auto& [name, v] : convergence(c)) check(name, v);
+  for (const auto& d : deleted_) checkDeleted(d, std::max(healedBy - w_.loop().now(), Duration(seconds(30))));
   // Quiet: a healthy cluster costs the operator nothing but reads. The window opens once the
   // operator has settled (no write for kSettle: its caches may lag the world it just fixed,
   // e.g. after delayed watches); an operator that never settles fails here too.
@@ -554,7 +622,7 @@ void Runner::finishReport(std::chrono::steady_clock::time_point wallStart) {
   report_.operatorRedisWrites = static_cast<std::int64_t>(w_.operatorRedisWrites());
   report_.operatorRestarts = w_.operatorRestarts();
   report_.reproduce = fmt::format("{} --seed {}", o_.command.empty() ? "kun-sim run " + s_.file : o_.command, seed_);
-  const auto& health = clusters_.empty() ? ClusterSamples{} : samples_[clusters_.front().name];
+  const auto& health = primary_.name.empty() ? ClusterSamples{} : samples_[primary_.name];
   for (const auto& f : allFaults()) {
     FaultOutcome out;
     out.kind = std::string(chaos::faultKindName(f.fault.kind));
@@ -617,14 +685,15 @@ RunResult Runner::run() {
     report_.fail(FailureClass::BadInput, s_.file + ": manifests: expected at least one RedisCluster");
     return finish();
   }
-  w_.setFaultCluster(clusters_.front().ns, clusters_.front().name);
-  keys_ = std::make_unique<KeyClient>(w_, clusters_.front().ns, clusters_.front().name, [this] {
-    auto rc = cluster(clusters_.front());
+  primary_ = clusters_.front();
+  w_.setFaultCluster(primary_.ns, primary_.name);
+  keys_ = std::make_unique<KeyClient>(w_, primary_.ns, primary_.name, [this] {
+    auto rc = cluster(primary_);
     return rc ? rc->spec.password : std::string();
   });
   if (o_.timeline) {
     timeline_ = std::make_unique<TimelineRecorder>(w_.loop(), w_.targets(), w_.world().redis(), [this] {
-      auto rc = cluster(clusters_.front());
+      auto rc = cluster(primary_);
       return rc && w_.health(*rc).healthy;
     });
     timeline_->start();
@@ -641,6 +710,7 @@ RunResult Runner::run() {
   if (auto rc = cluster(clusters_.front())) firstMaster_ = healthOf(clusters_.front(), *rc).masterIP;
   progress("healthy; master " + firstMaster_);
   schedule_ = std::make_unique<chaos::ScheduleRunner>(w_.loop(), w_.injector(), s_.schedule);
+  schedule_->setBeforeBegin([this](const chaos::Fault& f) { beforeFault(f); });
   schedule_->setListener([this](const chaos::FaultRecord& r) {
     onFaultRecord(r);
     progress(fmt::format("schedule: {}: {}", chaos::describeFault(r.fault), r.detail));

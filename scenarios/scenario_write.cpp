@@ -44,6 +44,22 @@ void emitStep(YAML::Emitter& out, const Step& s) {
       out << YAML::Flow << YAML::BeginMap << YAML::Key << "condition" << YAML::Value << s.condition << YAML::EndMap;
       break;
     case StepKind::Sleep: out << formatDuration(s.duration); break;
+    case StepKind::Delete:
+      // Only what differs from the defaults, so `delete: {}` reads back as itself.
+      out << YAML::Flow << YAML::BeginMap;
+      if (s.objectKind != "RedisCluster") out << YAML::Key << "kind" << YAML::Value << s.objectKind;
+      if (!s.objectNamespace.empty()) {
+        out << YAML::Key << "namespace" << YAML::Value;
+        emitJson(out, Object(s.objectNamespace));
+      }
+      if (!s.objectName.empty()) {
+        out << YAML::Key << "name" << YAML::Value;
+        emitJson(out, Object(s.objectName));
+      }
+      if (s.propagation != DeletePropagation::Background)
+        out << YAML::Key << "propagation" << YAML::Value << std::string(deletePropagationName(s.propagation));
+      out << YAML::EndMap;
+      break;
   }
   out << YAML::EndMap;
 }
@@ -78,7 +94,7 @@ std::string writeScenario(const Scenario& s) {
 }
 
 Scenario scenarioFromSchedule(std::string name, std::vector<Object> manifests, chaos::FaultSchedule schedule,
-                              std::uint64_t seed, Duration settleTimeout) {
+                              std::uint64_t seed, Duration settleTimeout, bool deleteAtEnd) {
   Scenario s;
   s.name = std::move(name);
   s.description = fmt::format("{} fault(s) generated with seed {}", schedule.faults.size(), seed);
@@ -109,6 +125,11 @@ Scenario scenarioFromSchedule(std::string name, std::vector<Object> manifests, c
   healthy.condition = "healthy";
   healthy.timeout = settleTimeout;
   s.steps = {during, ended, healthy, after, readDuring, readAfter};
+  if (deleteAtEnd) {
+    Step del;
+    del.kind = StepKind::Delete;
+    s.steps.push_back(del);
+  }
   return s;
 }
 

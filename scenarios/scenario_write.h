@@ -15,8 +15,9 @@ std::string writeScenario(const Scenario& s);
 // The scenario of a generated run: the manifests, the schedule (which starts once the
 // cluster is first healthy, as every scenario's steps do), and steps that write 50 keys
 // while the first faults play, wait for the schedule to end and then for health within
-// settleTimeout, write 50 more and read both sets back.
+// settleTimeout, write 50 more and read both sets back; with deleteAtEnd, then delete the
+// (first) cluster, so the run ends judged by no-orphans.
 Scenario scenarioFromSchedule(std::string name, std::vector<Object> manifests, chaos::FaultSchedule schedule,
-                              std::uint64_t seed, Duration settleTimeout);
+                              std::uint64_t seed, Duration settleTimeout, bool deleteAtEnd = false);
 
 }  // namespace kun::scenario

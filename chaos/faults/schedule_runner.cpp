@@ -25,6 +25,7 @@ void ScheduleRunner::fire(std::size_t index) {
   const Fault& f = schedule_.faults[index];
   ++begun_;
   FaultRecord rec{f, loop_.now(), std::nullopt, {}, false};
+  if (beforeBegin_) beforeBegin_(f);
   auto r = injector_.begin(f);
   if (!r) {
     rec.detail = "skipped: " + r.error().message;

@@ -36,6 +36,9 @@ class ScheduleRunner {
   // Cancels what has not begun and ends what is active.
   void stop();
   void setListener(Listener l) { listener_ = std::move(l); }
+  // Called just before each fault is applied, for what must be seen of the world as the
+  // fault found it (which writes every node still held).
+  void setBeforeBegin(std::function<void(const Fault&)> f) { beforeBegin_ = std::move(f); }
 
   const std::vector<FaultRecord>& records() const { return records_; }
   // Every fault has begun and every lasting one has ended.
@@ -54,6 +57,7 @@ class ScheduleRunner {
   std::vector<TimerId> timers_;
   std::size_t begun_ = 0, pendingEnds_ = 0;
   Listener listener_;
+  std::function<void(const Fault&)> beforeBegin_;
 };
 
 }  // namespace kun::chaos

@@ -83,7 +83,10 @@ std::vector<Object> newClaims(const Object& set, int ordinal) {
     claim["metadata"] = Object::object();
     const Object& tm = at(t, "metadata");
     if (tm.is_object()) {
-      for (const char* k : {"labels", "annotations"})
+      // As the real controller, which copies the template's whole metadata: owner
+      // references written there (KUN ties its claims to the RedisCluster that way) are
+      // the claim's, so garbage collection takes the claim with its owner.
+      for (const char* k : {"labels", "annotations", "ownerReferences"})
         if (tm.contains(k)) claim["metadata"][k] = tm[k];
     }
     meta::setName(claim, claimName(meta::name(t), meta::name(set), ordinal));

@@ -55,6 +55,19 @@ TEST(StatefulSetIdentity, PodsCarryTemplateLabelsRevisionOwnerAndClaims) {
   EXPECT_TRUE(meta::ownerReferences(claims[0]).empty());
 }
 
+TEST(StatefulSetIdentity, ClaimsKeepTheOwnerReferencesOfTheirTemplate) {
+  simtest::SetOptions o;
+  o.claims = true;
+  Object set = simtest::statefulSet("web", o);
+  const Object owner{{"apiVersion", "redis.kun/v1beta1"}, {"kind", "RedisCluster"}, {"name", "demo"},
+                     {"uid", "rc-1"}, {"controller", true}};
+  set["spec"]["volumeClaimTemplates"][0]["metadata"]["ownerReferences"] = Object::array({owner});
+  const auto claims = newClaims(set, 0);
+  ASSERT_EQ(claims.size(), 1u);
+  ASSERT_EQ(meta::ownerReferences(claims[0]).size(), 1u);
+  EXPECT_EQ(meta::ownerReferences(claims[0])[0].uid, "rc-1");
+}
+
 TEST(StatefulSetIdentity, ARevisionRoundTripsItsTemplate) {
   Object set = simtest::statefulSet("web");
   set["metadata"]["uid"] = "u-1";

@@ -118,6 +118,9 @@ const std::string kScheduleNoAt = kHead + "schedule:\n  - {kind: pod-kill}\nstep
 const std::string kNoManifestName = "name: x\nmanifests:\n  - {apiVersion: v1, kind: RedisCluster, metadata: {}}\nsteps: []\n";
 const std::string kTopTypo = kHead + "step: []\n";
 const std::string kParamUnknown = kHead + "steps:\n  - fault: {kind: param-change, param: colour, value: red}\n";
+const std::string kDeleteUnknownKind = kHead + "steps:\n  - delete: {kind: Deployment-ish, name: x}\n";
+const std::string kDeleteNoName = kHead + "steps:\n  - delete: {kind: StatefulSet}\n";
+const std::string kDeleteBadPropagation = kHead + "steps:\n  - delete: {propagation: cascade}\n";
 
 INSTANTIATE_TEST_SUITE_P(
     Files, ScenarioParseBad,
@@ -137,7 +140,11 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"ScheduleEntryWithoutAt", kScheduleNoAt.c_str(), 5, "schedule[0].at", "when the fault begins"},
         BadCase{"ManifestWithoutName", kNoManifestName.c_str(), 3, "manifests[0].metadata.name", "the object's name"},
         BadCase{"MisspeltTopLevelField", kTopTypo.c_str(), 4, "step", "one of the fields name"},
-        BadCase{"UnknownParameter", kParamUnknown.c_str(), 5, "steps[0].fault.param", "config, size"}),
+        BadCase{"UnknownParameter", kParamUnknown.c_str(), 5, "steps[0].fault.param", "config, size"},
+        BadCase{"DeleteOfAnUnknownKind", kDeleteUnknownKind.c_str(), 5, "steps[0].delete.kind", "one of RedisCluster"},
+        BadCase{"DeleteWithoutName", kDeleteNoName.c_str(), 5, "steps[0].delete.name", "the name of the StatefulSet"},
+        BadCase{"DeleteWithUnknownPropagation", kDeleteBadPropagation.c_str(), 5, "steps[0].delete.propagation",
+                "background, foreground or orphan"}),
     [](const ::testing::TestParamInfo<BadCase>& info) { return std::string(info.param.name); });
 
 TEST(ScenarioParse, NotYamlAtAll) {

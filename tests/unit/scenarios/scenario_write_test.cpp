@@ -62,7 +62,15 @@ TEST(ScenarioWrite, HandWrittenScenarioRoundTrips) {
   Step as;
   as.kind = StepKind::Assert;
   as.condition = "sentinels-agree";
-  s.steps = {w, f, p, a, wait, sleep, as};
+  Step delCluster;  // every field at its default: `delete: {}`
+  delCluster.kind = StepKind::Delete;
+  Step delObject;
+  delObject.kind = StepKind::Delete;
+  delObject.objectKind = "ConfigMap";
+  delObject.objectNamespace = "other";
+  delObject.objectName = "007";  // would read back as a number unquoted
+  delObject.propagation = DeletePropagation::Orphan;
+  s.steps = {w, f, p, a, wait, sleep, as, delCluster, delObject};
   const auto text = writeScenario(s);
   auto back = parseScenario(text, "written.yaml");
   ASSERT_TRUE(back.ok()) << back.error().message << "\n" << text;
@@ -80,6 +88,23 @@ RC_GTEST_PROP(ScenarioWrite, GeneratedSchedulesRoundTrip, ()) {
   RC_ASSERT(back.ok());
   RC_ASSERT(withoutLines(*back) == s);
   RC_ASSERT(back->schedule == schedule);
+}
+
+TEST(ScenarioWrite, ScheduleScenarioMayEndByDeletingTheClusterAndRoundTrips) {
+  chaos::FaultSchedule sch;
+  chaos::Fault f;
+  f.kind = chaos::FaultKind::PodKill;
+  f.target = "master";
+  sch.faults = {f};
+  const auto plain = scenarioFromSchedule("x", {cluster()}, sch, 3, minutes(2));
+  const auto s = scenarioFromSchedule("x", {cluster()}, sch, 3, minutes(2), true);
+  ASSERT_EQ(s.steps.size(), plain.steps.size() + 1);
+  EXPECT_EQ(s.steps.back().kind, StepKind::Delete);
+  EXPECT_EQ(s.steps.back().objectKind, "RedisCluster");
+  EXPECT_TRUE(s.steps.back().objectName.empty());  // the first manifest's
+  auto back = parseScenario(writeScenario(s), "prop.yaml");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(withoutLines(*back), s);
 }
 
 TEST(ScenarioWrite, ScheduleScenarioWaitsForTheEndThenHealth) {

@@ -1,0 +1,48 @@
+#pragma once
+// failover-ready: Sentinel must stay able to fail over unless a fault takes that away.
+//
+// A sentinel can take part in a failover when it monitors the master, lists one of its
+// replicas (a pod of the cluster) to promote, and knows enough other sentinels to reach
+// the quorum and win the leader election. An operator that makes too many sentinels
+// forget at once (SENTINEL RESET or REMOVE/MONITOR on all of them) leaves the cluster
+// with no failover until they rediscover, up to Sentinel's 10 s INFO period — a master
+// lost then stays lost. So at every sample at least max(quorum, majority) sentinels must
+// be able, except while faults excuse it: any fault from its start until the cluster is
+// healthy again after it ended (healthy for kSettle without a break, as the world may
+// not have reacted to an instant fault yet when it is first judged), except a single
+// fault aimed at a replica (with two replicas or more, the others are there to promote).
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "chaos/faults/schedule_runner.h"
+#include "core/api/redis_cluster_types.h"
+#include "core/rediscluster/observe.h"
+#include "core/runtime/time.h"
+
+namespace kun::scenario {
+
+class FailoverReadiness {
+ public:
+  // A fault began (ended unset) or ended.
+  void onFault(const chaos::FaultRecord& r);
+  // Every verdict of assessHealth on the cluster, as the runner computes them.
+  void onHealth(TimePoint now, bool healthy);
+  // One sample of the cluster. master = the single writable master ("" when there is
+  // none). Returns the violation, if any.
+  std::optional<std::string> sample(const api::RedisCluster& rc, const rediscluster::ClusterView& view,
+                                    const std::string& master);
+
+ private:
+  struct Excuse {
+    bool replicaOnly = false;  // the fault was aimed at a replica
+    bool ended = false;
+    std::optional<TimePoint> endedAt;  // an instant fault's start
+  };
+  static constexpr Duration kSettle = seconds(5);
+  std::vector<Excuse> active_;  // faults not yet followed by kSettle of health after their end
+  bool seenHealthy_ = false;     // the cluster was first healthy (bootstrap excuses itself)
+  std::optional<TimePoint> healthySince_;
+};
+
+}  // namespace kun::scenario
