@@ -6,6 +6,7 @@
 #include "core/rediscluster/layout.h"
 #include "fakeapi/world/pod_bridge.h"
 #include "fakeapi/world/pod_files.h"
+#include "fakeapi/redis/view_digest.h"
 
 namespace kun::sim {
 
@@ -96,20 +97,22 @@ void PodBridge::armPoll() {
 }
 
 std::string PodBridge::readinessInputs(const Running& r) const {
-  std::string in = fmt::format("{}@{}", r.uid, cluster_.store().version());
+  std::string in;
+  redissim::digest(in, r.uid, cluster_.store().version(), r.sentinel);
   if (r.sentinel) {
     const redissim::SentinelNode* n = redis_.sentinel(r.endpoint);
-    if (!n) return in + " none";
-    const auto master = n->masterAddress(std::string(layout::kMasterName));
+    if (!n) return in;
     // The address the probe greps is the monitored one, which a failover in progress hides.
     const std::string name(layout::kMasterName);
-    return fmt::format("{} {} {} {} {}", in, static_cast<int>(n->state()), master ? master->toString() : "-",
-                       master ? n->knownReplicas(name).size() : 0, n->failoverInProgress(name));
+    const auto master = n->masterAddress(name);
+    redissim::digest(in, n->state(), master.has_value(), master ? master->host : "", master ? master->port : 0,
+                     master ? n->knownReplicas(name).size() : 0, n->failoverInProgress(name));
+    return in;
   }
   const redissim::RedisNode* n = redis_.redis(r.endpoint);
-  if (!n) return in + " none";
-  return fmt::format("{} {} {}{}{} {}", in, static_cast<int>(n->state()), n->loading(), n->isMaster(),
-                     n->masterLinkUp(), n->config().str("requirepass"));
+  if (!n) return in;
+  redissim::digest(in, n->state(), n->loading(), n->isMaster(), n->masterLinkUp(), n->config().str("requirepass"));
+  return in;
 }
 
 void PodBridge::poll() {
@@ -123,7 +126,7 @@ void PodBridge::poll() {
     const std::string pk = fmt::format("{}/{}", r.ns, r.pod);
     pods.emplace(pk, std::make_pair(r.ns, r.pod));
     specs.emplace(pk, r.podSpec.get());
-    inputs[pk] += readinessInputs(r) + ";";
+    inputs[pk] += readinessInputs(r);
   }
   for (const auto& [pk, id] : pods) {
     auto [seen, first] = verdictInputs_.try_emplace(pk);
