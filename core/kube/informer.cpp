@@ -1,6 +1,7 @@
 #include "core/kube/informer.h"
 
 #include <algorithm>
+#include <mutex>
 
 namespace kun {
 namespace {
@@ -42,13 +43,20 @@ void Informer::stop() {
   retryTimer_ = resyncTimer_ = 0;
 }
 
+std::size_t Informer::size() const {
+  std::shared_lock lock(cacheMu_);
+  return cache_.size();
+}
+
 ObjectPtr Informer::get(std::string_view ns, std::string_view name) const {
+  std::shared_lock lock(cacheMu_);
   auto it = cache_.find(cacheKey(resource_.namespaced ? ns : std::string_view{}, name));
   return it == cache_.end() ? nullptr : it->second;
 }
 
 std::vector<ObjectPtr> Informer::list(std::string_view ns, const LabelSelector& sel) const {
   std::vector<ObjectPtr> out;
+  std::shared_lock lock(cacheMu_);
   auto it = ns.empty() ? cache_.begin() : cache_.lower_bound(std::string(ns) + "/");
   for (; it != cache_.end(); ++it) {
     if (!ns.empty() && it->first.compare(0, ns.size() + 1, std::string(ns) + "/") != 0) break;
@@ -72,8 +80,12 @@ void Informer::listAndWatch() {
     auto obj = std::make_shared<const Object>(std::move(item));
     fresh.emplace(cacheKey(meta::namespaceOf(*obj), meta::name(*obj)), obj);
   }
-  auto old = std::move(cache_);
-  cache_ = fresh;
+  std::map<std::string, ObjectPtr, std::less<>> old;
+  {
+    std::unique_lock lock(cacheMu_);
+    old = std::move(cache_);
+    cache_ = fresh;
+  }
   for (const auto& [k, obj] : old) {
     if (!fresh.count(k)) deliver(WatchEventType::Deleted, obj, obj);
   }
@@ -118,14 +130,21 @@ void Informer::onEvent(const WatchEvent& ev) {
   if (ev.type == WatchEventType::Bookmark) return;
   auto obj = std::make_shared<const Object>(ev.object);
   const std::string k = cacheKey(meta::namespaceOf(*obj), meta::name(*obj));
-  auto it = cache_.find(k);
-  ObjectPtr old = it == cache_.end() ? nullptr : it->second;
+  ObjectPtr old;
+  {
+    std::unique_lock lock(cacheMu_);  // released before the handlers run: they read the cache
+    auto it = cache_.find(k);
+    if (it != cache_.end()) old = it->second;
+    if (ev.type == WatchEventType::Deleted) {
+      if (it != cache_.end()) cache_.erase(it);
+    } else {
+      cache_[k] = obj;
+    }
+  }
   if (ev.type == WatchEventType::Deleted) {
-    if (it != cache_.end()) cache_.erase(it);
     deliver(WatchEventType::Deleted, obj, old);
     return;
   }
-  cache_[k] = obj;
   deliver(old ? WatchEventType::Modified : WatchEventType::Added, obj, old);
 }
 
@@ -157,6 +176,7 @@ void Informer::scheduleResync() {
   if (opts_.resync.count() <= 0) return;
   resyncTimer_ = loop_.runAfter(opts_.resync, [this, alive = std::weak_ptr<bool>(alive_)] {
     if (auto a = alive.lock(); !a || !*a || !running_) return;
+    // Only this thread writes the cache, so it may read it unlocked.
     for (const auto& [k, obj] : cache_) deliver(WatchEventType::Modified, obj, obj);
     scheduleResync();
   });

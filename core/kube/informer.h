@@ -3,10 +3,15 @@
 // reconciler reads from memory and never from the API server. On a closed watch it
 // re-watches from the last version it saw; on Gone it lists again and delivers the
 // difference as events. Handlers run on the event loop.
+//
+// Thread-safety: the cache changes only on the event loop's thread; get(), list() and
+// size() may be called from any thread (the worker threads of real mode) and return
+// shared, immutable objects, so what a reader holds never changes under it.
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
+#include <shared_mutex>
 #include <string>
 #include <vector>
 
@@ -48,7 +53,7 @@ class Informer {
   ObjectPtr get(std::string_view ns, std::string_view name) const;
   // Objects in ns ("" = all) matching sel, sorted by key.
   std::vector<ObjectPtr> list(std::string_view ns, const LabelSelector& sel = {}) const;
-  std::size_t size() const { return cache_.size(); }
+  std::size_t size() const;
   // Counters, for tests and metrics.
   std::uint64_t lists() const { return lists_; }
   std::uint64_t watchesStarted() const { return watches_; }
@@ -68,6 +73,7 @@ class Informer {
   Options opts_;
   Logger log_;
   std::vector<Handler> handlers_;
+  mutable std::shared_mutex cacheMu_;  // writers: the loop thread; readers: any thread
   std::map<std::string, ObjectPtr, std::less<>> cache_;
   std::unique_ptr<Watch> watch_;
   std::string lastVersion_;
