@@ -45,5 +45,39 @@ TEST_F(OperatorScenario, RollingImageChangeUnderWritesLosesNoAcknowledgedWrite) 
   EXPECT_EQ(masters("a", 3), 1);
 }
 
+// Healthy is never claimed for the new spec while its rollout is pending: whenever the
+// status says Healthy for the current generation, every redis and sentinel pod runs the
+// new images (sampled after every simulated event, from the change until it is done).
+TEST_F(OperatorScenario, HealthyIsNotClaimedWhileARolloutIsPending) {
+  startOperator();
+  create("a", Object{{"size", 3}});
+  ASSERT_TRUE(waitHealthy("a")) << describe("a");
+  const std::string image = "redis:7.2-rolled";
+  auto runs = [&](const std::string& pod, const char* container, const std::string& want) {
+    auto p = world->store().get(res::pods, kNs, pod);
+    if (!p.ok() || meta::isDeleting(*p)) return false;
+    const Object* c = sim::findContainer(*p, container);
+    return c && c->value("image", "") == want;
+  };
+  auto rolled = [&] {
+    for (int i = 0; i < 3; ++i)
+      if (!runs(redisPod("a", i), "redis", image) || !runs(sentinelPod("a", i), "sentinel", image)) return false;
+    return true;
+  };
+  editSpec("a", [&](Object& s) {
+    s["image"] = image;
+    s["sentinel"]["image"] = image;
+  });
+  int claimedEarly = 0;
+  const bool done = world->runUntil([&] {
+    if (!healthy("a")) return false;
+    if (rolled()) return true;
+    ++claimedEarly;
+    return false;
+  }, seconds(300));
+  EXPECT_TRUE(done) << describe("a");
+  EXPECT_EQ(claimedEarly, 0) << "Healthy while pods still ran the old images";
+}
+
 }  // namespace
 }  // namespace kun::scenario
