@@ -32,7 +32,7 @@ sim::SimWorldOptions worldOptions() {
 
 }  // namespace
 
-ReconcileBenchWorld::ReconcileBenchWorld(int size, int others)
+ReconcileBenchWorld::ReconcileBenchWorld(int size, int others, Duration configRecheck)
     : world_(std::make_unique<sim::SimWorld>(worldOptions())), random_(1), log_(&world_->loop(), LogLevel::Off) {
   if (!world_->store().create(res::customresourcedefinitions, api::redisClusterCrd()).ok()) {
     error_ = "CRD not created";
@@ -43,7 +43,7 @@ ReconcileBenchWorld::ReconcileBenchWorld(int size, int others)
   if (!error_.empty()) return;
   addOthers(others);
   if (!error_.empty()) return;
-  startReconciler();
+  startReconciler(configRecheck);
 }
 
 ReconcileBenchWorld::~ReconcileBenchWorld() {
@@ -121,12 +121,13 @@ void ReconcileBenchWorld::addOther(int i) {
   }
 }
 
-void ReconcileBenchWorld::startReconciler() {
+void ReconcileBenchWorld::startReconciler(Duration configRecheck) {
   kube_ = std::make_unique<CountingClient>(world_->client());
   redis_ = std::make_unique<CountingRedisAdmin>(world_->operatorAdmin());
   events_ = std::make_unique<EventRecorder>(*kube_, world_->loop(), "redis-operator");
   rediscluster::ReconcilerOptions opts;
   opts.scope = rediscluster::Scope{kNs};
+  opts.heal.configRecheck = configRecheck;
   caches_ = std::make_unique<rediscluster::ClusterInformers>(*kube_, world_->loop(), opts.scope,
                                                              rediscluster::GenerateOptions{}, log_);
   reconciler_ = std::make_unique<rediscluster::Reconciler>(

@@ -27,8 +27,10 @@ class ReconcileBenchWorld {
   static constexpr const char* kNs = "default";
   static constexpr const char* kName = "bench";
 
-  // size: redis pods of the bench cluster (3 sentinels); others: further clusters of size 3.
-  ReconcileBenchWorld(int size, int others);
+  // size: redis pods of the bench cluster (3 sentinels); others: further clusters of size 3;
+  // configRecheck: HealOptions::configRecheck of the timed reconciler (zero: CONFIG GET on
+  // every pass, as a periodic recheck does).
+  ReconcileBenchWorld(int size, int others, Duration configRecheck = seconds(30));
   ~ReconcileBenchWorld();
 
   // "" when set up, else what went wrong (the bench reports it and skips).
@@ -45,7 +47,7 @@ class ReconcileBenchWorld {
   void makeHealthy(int size);
   void addOthers(int others);
   void addOther(int i);
-  void startReconciler();
+  void startReconciler(Duration configRecheck);
 
   std::unique_ptr<sim::SimWorld> world_;
   Random random_;

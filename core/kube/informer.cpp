@@ -57,10 +57,9 @@ std::vector<ObjectPtr> Informer::list(std::string_view ns, const LabelSelector& 
         if (bucket == indexes_[i].end()) return out;
         const std::string prefix = ns.empty() ? std::string() : std::string(ns) + "/";
         // The bucket is sorted by cache key, so the result is too, as without the index.
-        for (const std::string& k : bucket->second) {
+        for (const auto& [k, obj] : bucket->second) {
           if (k.compare(0, prefix.size(), prefix) != 0) continue;
-          auto it = cache_.find(k);
-          if (it != cache_.end() && sel.matches(*it->second)) out.push_back(it->second);
+          if (sel.matches(*obj)) out.push_back(obj);
         }
         return out;
       }
@@ -145,14 +144,14 @@ void Informer::onEvent(const WatchEvent& ev) {
     return;
   }
   cache_[k] = obj;
-  indexAdd(k, *obj);
+  indexAdd(k, obj);
   deliver(old ? WatchEventType::Modified : WatchEventType::Added, obj, old);
 }
 
-void Informer::indexAdd(const std::string& key, const Object& obj) {
+void Informer::indexAdd(const std::string& key, const ObjectPtr& obj) {
   for (std::size_t i = 0; i < opts_.indexLabels.size(); ++i) {
-    const std::string v = meta::label(obj, opts_.indexLabels[i]);
-    if (!v.empty()) indexes_[i][v].insert(key);
+    const std::string v = meta::label(*obj, opts_.indexLabels[i]);
+    if (!v.empty()) indexes_[i][v][key] = obj;
   }
 }
 
@@ -168,7 +167,7 @@ void Informer::indexRemove(const std::string& key, const Object& obj) {
 
 void Informer::reindex() {
   indexes_.assign(opts_.indexLabels.size(), {});
-  for (const auto& [k, obj] : cache_) indexAdd(k, *obj);
+  for (const auto& [k, obj] : cache_) indexAdd(k, obj);
 }
 
 void Informer::onClosed(const Error& err) {

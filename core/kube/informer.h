@@ -7,7 +7,6 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -66,7 +65,7 @@ class Informer {
   void retryLater(bool relist);
   void scheduleResync();
   void deliver(WatchEventType type, const ObjectPtr& obj, const ObjectPtr& old);
-  void indexAdd(const std::string& key, const Object& obj);
+  void indexAdd(const std::string& key, const ObjectPtr& obj);
   void indexRemove(const std::string& key, const Object& obj);
   void reindex();
 
@@ -77,8 +76,9 @@ class Informer {
   Logger log_;
   std::vector<Handler> handlers_;
   std::map<std::string, ObjectPtr, std::less<>> cache_;
-  // Per Options::indexLabels entry (same order): label value -> cache keys carrying it.
-  std::vector<std::map<std::string, std::set<std::string>, std::less<>>> indexes_;
+  // Per Options::indexLabels entry (same order): label value -> the cached objects carrying
+  // it, by cache key.
+  std::vector<std::map<std::string, std::map<std::string, ObjectPtr>, std::less<>>> indexes_;
   std::unique_ptr<Watch> watch_;
   std::string lastVersion_;
   bool running_ = false;

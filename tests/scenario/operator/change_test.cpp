@@ -75,6 +75,27 @@ TEST_F(OperatorScenario, PasswordChangeNewOneWorksOldOneIsRefused) {
     if (auto* n = redisOf(redisPod("a", i)); n && !n->isMaster()) EXPECT_TRUE(n->masterLinkUp()) << i;
 }
 
+// The operator reads a node's config back at most every 30 s while nothing changes; a
+// parameter changed by hand behind its back is still put back by the periodic recheck.
+TEST_F(OperatorScenario, ConfigChangedByHandIsPutBackByTheRecheck) {
+  startOperator();
+  create("a", Object{{"size", 3}, {"config", {{"hz", "20"}}}});
+  ASSERT_TRUE(waitHealthy("a")) << describe("a");
+  const std::string ip = podIp(redisPod("a", 1));
+  auto hz = [&] {
+    auto r = send(ip, 6379, {"CONFIG", "GET", "hz"}, "");
+    return r.ok() && r->elements.size() == 2 ? r->elements[1].str : std::string();
+  };
+  ASSERT_TRUE(world->runUntil([&] { return hz() == "20"; }, seconds(30)));
+  world->runFor(seconds(5));
+  auto set = send(ip, 6379, {"CONFIG", "SET", "hz", "50"}, "");
+  ASSERT_TRUE(set.ok() && set->isOk());
+  const TimePoint changed = world->loop().now();
+  ASSERT_TRUE(world->runUntil([&] { return hz() == "20"; }, seconds(75))) << "never put back";
+  // Within one recheck (30 s) and the 30 s the node's last reading may still be trusted.
+  EXPECT_LE(world->loop().now() - changed, seconds(61));
+}
+
 // Refuses one node's CONFIG SET requirepass (as if the node were unreachable for it), so
 // that a password change stops half done.
 class RefuseRequirepass final : public RedisAdmin {
@@ -103,7 +124,15 @@ TEST_F(OperatorScenario, PasswordChangeFinishesAfterAnOperatorRestartInTheMiddle
   create("a", Object{{"size", 3}, {"password", "first-secret"}});
   ASSERT_TRUE(waitHealthy("a")) << describe("a");
   ASSERT_TRUE(write("a", "k", "v", "first-secret"));
-  const std::string stuck = podIp(redisPod("a", 2));
+  // Replicas change before the master, in ordinal order: the last replica is refused, so
+  // the first one has the new password by then.
+  const int m = masterOrdinal("a", 3);
+  ASSERT_GE(m, 0);
+  std::vector<int> replicas;
+  for (int i = 0; i < 3; ++i)
+    if (i != m) replicas.push_back(i);
+  const std::string changed = podIp(redisPod("a", replicas.front()));
+  const std::string stuck = podIp(redisPod("a", replicas.back()));
   refusing.refusedIp = stuck;
   editSpec("a", [](Object& s) { s["password"] = "second-secret"; });
   auto answers = [&](const std::string& ip, const char* pw) {
@@ -112,7 +141,7 @@ TEST_F(OperatorScenario, PasswordChangeFinishesAfterAnOperatorRestartInTheMiddle
   };
   // Half done: another node already on the new password, the refused one still on the old.
   ASSERT_TRUE(world->runUntil([&] {
-    return answers(podIp(redisPod("a", 0)), "second-secret") && answers(stuck, "first-secret");
+    return answers(changed, "second-secret") && answers(stuck, "first-secret");
   }, seconds(30)));
   world->runFor(seconds(3));
   ASSERT_TRUE(answers(stuck, "first-secret"));

@@ -38,7 +38,7 @@ TEST(Observe, ReadsReplicationAndSentinelStateOfAHealthyCluster) {
   const std::string master = v.masters().front()->pod.ip;
   for (const auto& n : v.redis) {
     EXPECT_EQ(n.password, 0);
-    EXPECT_FALSE(n.runId.empty());
+    EXPECT_FALSE(n.replication.masterReplid.empty());  // INFO replication was read and parsed
     if (n.pod.ip != master) {
       EXPECT_TRUE(n.inSync());
       EXPECT_EQ(n.replication.masterHost, master);
