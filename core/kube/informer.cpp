@@ -18,7 +18,7 @@ std::string cacheKey(std::string_view ns, std::string_view name) {
 
 Informer::Informer(KubeClient& client, EventLoop& loop, Resource resource, Options opts, Logger log)
     : client_(client), loop_(loop), resource_(std::move(resource)), opts_(std::move(opts)),
-      log_(log.withComponent("informer")) {}
+      log_(log.withComponent("informer")), indexes_(opts_.indexLabels.size()) {}
 
 Informer::~Informer() {
   *alive_ = false;
@@ -57,6 +57,22 @@ ObjectPtr Informer::get(std::string_view ns, std::string_view name) const {
 std::vector<ObjectPtr> Informer::list(std::string_view ns, const LabelSelector& sel) const {
   std::vector<ObjectPtr> out;
   std::shared_lock lock(cacheMu_);
+  if (!indexes_.empty() && !sel.empty()) {
+    for (const auto& [key, value] : sel.requiredPairs()) {
+      for (std::size_t i = 0; i < opts_.indexLabels.size(); ++i) {
+        if (opts_.indexLabels[i] != key || value.empty()) continue;  // "" also matches an absent label
+        auto bucket = indexes_[i].find(value);
+        if (bucket == indexes_[i].end()) return out;
+        const std::string prefix = ns.empty() ? std::string() : std::string(ns) + "/";
+        // The bucket is sorted by cache key, so the result is too, as without the index.
+        for (const auto& [k, obj] : bucket->second) {
+          if (k.compare(0, prefix.size(), prefix) != 0) continue;
+          if (sel.matches(*obj)) out.push_back(obj);
+        }
+        return out;
+      }
+    }
+  }
   auto it = ns.empty() ? cache_.begin() : cache_.lower_bound(std::string(ns) + "/");
   for (; it != cache_.end(); ++it) {
     if (!ns.empty() && it->first.compare(0, ns.size() + 1, std::string(ns) + "/") != 0) break;
@@ -85,6 +101,7 @@ void Informer::listAndWatch() {
     std::unique_lock lock(cacheMu_);
     old = std::move(cache_);
     cache_ = fresh;
+    reindex();
   }
   for (const auto& [k, obj] : old) {
     if (!fresh.count(k)) deliver(WatchEventType::Deleted, obj, obj);
@@ -135,10 +152,12 @@ void Informer::onEvent(const WatchEvent& ev) {
     std::unique_lock lock(cacheMu_);  // released before the handlers run: they read the cache
     auto it = cache_.find(k);
     if (it != cache_.end()) old = it->second;
+    if (old) indexRemove(k, *old);
     if (ev.type == WatchEventType::Deleted) {
       if (it != cache_.end()) cache_.erase(it);
     } else {
       cache_[k] = obj;
+      indexAdd(k, obj);
     }
   }
   if (ev.type == WatchEventType::Deleted) {
@@ -146,6 +165,28 @@ void Informer::onEvent(const WatchEvent& ev) {
     return;
   }
   deliver(old ? WatchEventType::Modified : WatchEventType::Added, obj, old);
+}
+
+void Informer::indexAdd(const std::string& key, const ObjectPtr& obj) {
+  for (std::size_t i = 0; i < opts_.indexLabels.size(); ++i) {
+    const std::string v = meta::label(*obj, opts_.indexLabels[i]);
+    if (!v.empty()) indexes_[i][v][key] = obj;
+  }
+}
+
+void Informer::indexRemove(const std::string& key, const Object& obj) {
+  for (std::size_t i = 0; i < opts_.indexLabels.size(); ++i) {
+    const std::string v = meta::label(obj, opts_.indexLabels[i]);
+    auto bucket = indexes_[i].find(v);
+    if (bucket == indexes_[i].end()) continue;
+    bucket->second.erase(key);
+    if (bucket->second.empty()) indexes_[i].erase(bucket);
+  }
+}
+
+void Informer::reindex() {
+  indexes_.assign(opts_.indexLabels.size(), {});
+  for (const auto& [k, obj] : cache_) indexAdd(k, obj);
 }
 
 void Informer::onClosed(const Error& err) {

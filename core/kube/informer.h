@@ -35,6 +35,10 @@ class Informer {
     Duration resync{0};         // > 0: re-deliver every cached object this often (as Modified)
     Duration retryMin = milliseconds(100);   // list/watch retry backoff
     Duration retryMax = seconds(30);
+    // Label keys to index: list() with a selector that requires key=value for one of them
+    // reads only the objects carrying that label value, not the whole namespace, so a
+    // cluster's reconcile costs the same however many other clusters share the cache.
+    std::vector<std::string> indexLabels;
   };
 
   Informer(KubeClient& client, EventLoop& loop, Resource resource, Options opts, Logger log);
@@ -66,6 +70,9 @@ class Informer {
   void retryLater(bool relist);
   void scheduleResync();
   void deliver(WatchEventType type, const ObjectPtr& obj, const ObjectPtr& old);
+  void indexAdd(const std::string& key, const ObjectPtr& obj);
+  void indexRemove(const std::string& key, const Object& obj);
+  void reindex();
 
   KubeClient& client_;
   EventLoop& loop_;
@@ -75,6 +82,9 @@ class Informer {
   std::vector<Handler> handlers_;
   mutable std::shared_mutex cacheMu_;  // writers: the loop thread; readers: any thread
   std::map<std::string, ObjectPtr, std::less<>> cache_;
+  // Per Options::indexLabels entry (same order): label value -> the cached objects carrying
+  // it, by cache key.
+  std::vector<std::map<std::string, std::map<std::string, ObjectPtr>, std::less<>>> indexes_;
   std::unique_ptr<Watch> watch_;
   std::string lastVersion_;
   bool running_ = false;

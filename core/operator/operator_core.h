@@ -10,6 +10,8 @@
 #include "core/controller/controller.h"
 #include "core/kube/event_recorder.h"
 #include "core/kube/kube_client.h"
+#include "core/operator/metrics_clients.h"
+#include "core/operator/operator_metrics.h"
 #include "core/redis/redis_admin.h"
 #include "core/rediscluster/cluster_informers.h"
 #include "core/rediscluster/reconciler.h"
@@ -28,6 +30,8 @@ struct OperatorSeams {
   RedisAdmin& redis;
   Logger log;
   Trace* trace = nullptr;
+  // Where the operator's metrics go (operator_metrics.h); null: none are kept.
+  OperatorMetrics* metrics = nullptr;
 };
 
 struct OperatorOptions {
@@ -42,6 +46,9 @@ struct OperatorOptions {
   std::string leaseName;
   LeaderElectionOptions leaderElection;  // durations; name/namespace/identity set from above
   rediscluster::ReconcilerOptions reconciler;  // scope is set from ns
+  // Ask the API server which PodDisruptionBudget version it serves (pdb_version.h) and use
+  // it instead of reconciler.pdbVersion; when it cannot say, reconciler.pdbVersion stays.
+  bool detectPdbVersion = true;
   Duration informerResync = Duration::zero();
   std::string eventComponent = "redis-operator";
 };
@@ -68,6 +75,10 @@ class OperatorCore {
   const OperatorOptions& options() const { return opts_; }
 
  private:
+  // With metrics: the seams as the operator uses them, counted on the way out. Declared
+  // before seams_, which refers to them.
+  std::unique_ptr<MetricsKubeClient> meteredKube_;
+  std::unique_ptr<MetricsRedisAdmin> meteredRedis_;
   OperatorSeams seams_;
   OperatorOptions opts_;
   std::unique_ptr<EventRecorder> events_;

@@ -23,7 +23,7 @@ po::options_description describeFlags(OperatorFlags& f) {
        "those annotated cluster-scoped in every namespace")
       ("workers", po::value(&f.workers)->value_name("N")->default_value(1), "concurrent reconciles (>= 1)")
       ("metrics-addr", po::value(&f.metricsAddr)->value_name("HOST:PORT")->default_value(":8080"),
-       "where to serve Prometheus metrics")
+       "where to serve Prometheus metrics (http://HOST:PORT/metrics; :PORT = every interface)")
       ("leader-elect", po::bool_switch(&f.leaderElect),
        "take a coordination.k8s.io Lease so that only one replica acts at a time")
       ("log-level", po::value(&f.logLevel)->value_name("LEVEL")->default_value("info"), "debug, info, warn, error");
@@ -72,8 +72,8 @@ std::string operatorUsage() {
          "A Kubernetes operator for Redis in Sentinel mode (RedisCluster, redis.kun/v1beta1).\n\n"
       << describeFlags(f)
       << "\nStatus: the HTTP Kubernetes client is not built yet, so kun-operator cannot talk to a\n"
-         "real API server; it checks its flags and exits with status 2. The same operator core\n"
-         "runs inside the simulator: use kun-sim.\n";
+         "real API server; it checks its flags, starts the metrics endpoint and exits with\n"
+         "status 2. The same operator core runs inside the simulator: use kun-sim.\n";
   return out.str();
 }
 

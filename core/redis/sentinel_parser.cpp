@@ -18,45 +18,88 @@ bool toInt(std::string_view s, Int& out) {
   return ec == std::errc() && p == s.data() + s.size();
 }
 
-// Reads typed fields from a SentinelFields map, remembering the first bad number.
+// One entry's [k1, v1, k2, v2, ...] in place: keys point into the reply, values too
+// except integers (short strings, no allocation). The lists are read on every reconcile
+// (three sentinels, a line per replica), so they are not turned into maps.
+struct FlatFields {
+  std::vector<std::pair<std::string_view, std::string>> items;
+  const std::string* find(std::string_view key) const {
+    for (const auto& [k, v] : items)
+      if (k == key) return &v;
+    return nullptr;
+  }
+  SentinelFields toMap() const {
+    SentinelFields m;
+    for (const auto& [k, v] : items) m[std::string(k)] = v;
+    return m;
+  }
+};
+
+Result<FlatFields> flatFields(const RedisReply& reply) {
+  if (reply.type != RedisReply::Type::Array) {
+    return unexpectedReply("SENTINEL", "a flat key/value array", reply);
+  }
+  if (reply.elements.size() % 2 != 0) {
+    return makeError(Reason::Invalid, "SENTINEL: key/value array has an odd number of elements");
+  }
+  FlatFields out;
+  out.items.reserve(reply.elements.size() / 2);
+  for (std::size_t i = 0; i < reply.elements.size(); i += 2) {
+    const auto& k = reply.elements[i];
+    const auto& v = reply.elements[i + 1];
+    if (!isText(k)) return makeError(Reason::Invalid, "SENTINEL: a key is not a string");
+    if (isText(v)) {
+      out.items.emplace_back(k.str, v.str);
+    } else if (v.type == RedisReply::Type::Integer) {
+      out.items.emplace_back(k.str, std::to_string(v.integer));
+    } else {
+      return makeError(Reason::Invalid, "SENTINEL: value of " + k.str + " is not a string", k.str);
+    }
+  }
+  return out;
+}
+
+// Reads typed fields from one entry, remembering the first bad number.
 class FieldReader {
  public:
-  FieldReader(const SentinelFields& f, std::string_view what) : f_(f), what_(what) {}
+  FieldReader(const FlatFields& f, std::string_view what) : f_(f), what_(what) {}
 
   void str(const char* key, std::string& out) {
-    if (auto it = f_.find(key); it != f_.end()) out = it->second;
+    if (const std::string* v = f_.find(key)) out = *v;
   }
   template <class Int>
   void num(const char* key, Int& out) {
-    auto it = f_.find(key);
-    if (it == f_.end() || !error_.empty()) return;
-    if (!toInt(it->second, out)) error_ = key;
+    const std::string* v = f_.find(key);
+    if (v == nullptr || !error_.empty()) return;
+    if (!toInt(*v, out)) {
+      error_ = key;
+      bad_ = *v;
+    }
   }
   template <class Int>
   void optNum(const char* key, std::optional<Int>& out) {
-    if (f_.count(key) == 0) return;
+    if (f_.find(key) == nullptr) return;
     Int v{};
     num(key, v);
     out = v;
   }
   void flags(SentinelFlags& out) {
-    if (auto it = f_.find("flags"); it != f_.end()) out = SentinelFlags::parse(it->second);
+    if (const std::string* v = f_.find("flags")) out = SentinelFlags::parse(*v);
   }
   Status status() const {
     if (error_.empty()) return {};
-    return makeError(Reason::Invalid,
-                     std::string(what_) + ": field " + error_ + " is not a number: '" +
-                         f_.at(error_) + "'",
+    return makeError(Reason::Invalid, std::string(what_) + ": field " + error_ + " is not a number: '" + bad_ + "'",
                      error_);
   }
 
  private:
-  const SentinelFields& f_;
+  const FlatFields& f_;
   std::string_view what_;
   std::string error_;
+  std::string bad_;
 };
 
-Result<SentinelMasterInfo> masterFrom(SentinelFields f) {
+Result<SentinelMasterInfo> masterFrom(const FlatFields& f) {
   SentinelMasterInfo m;
   FieldReader r(f, "SENTINEL MASTER");
   r.str("name", m.name);
@@ -81,11 +124,11 @@ Result<SentinelMasterInfo> masterFrom(SentinelFields f) {
   r.num("failover-timeout", m.failoverTimeoutMs);
   r.num("parallel-syncs", m.parallelSyncs);
   if (Status s = r.status(); !s) return s.error();
-  m.fields = std::move(f);
+  m.fields = f.toMap();
   return m;
 }
 
-Result<SentinelReplicaInfo> replicaFrom(SentinelFields f) {
+Result<SentinelReplicaInfo> replicaFrom(const FlatFields& f) {
   SentinelReplicaInfo s;
   FieldReader r(f, "SENTINEL REPLICAS");
   r.str("name", s.name);
@@ -106,11 +149,10 @@ Result<SentinelReplicaInfo> replicaFrom(SentinelFields f) {
   r.num("replica-announced", announced);
   s.replicaAnnounced = announced != 0;
   if (Status st = r.status(); !st) return st.error();
-  s.fields = std::move(f);
   return s;
 }
 
-Result<SentinelPeerInfo> peerFrom(SentinelFields f) {
+Result<SentinelPeerInfo> peerFrom(const FlatFields& f) {
   SentinelPeerInfo p;
   FieldReader r(f, "SENTINEL SENTINELS");
   r.str("name", p.name);
@@ -122,7 +164,6 @@ Result<SentinelPeerInfo> peerFrom(SentinelFields f) {
   r.str("voted-leader", p.votedLeader);
   r.num("voted-leader-epoch", p.votedLeaderEpoch);
   if (Status s = r.status(); !s) return s.error();
-  p.fields = std::move(f);
   return p;
 }
 
@@ -132,9 +173,9 @@ Result<std::vector<T>> listOf(const RedisReply& reply, std::string_view what, Bu
   std::vector<T> out;
   out.reserve(reply.elements.size());
   for (const auto& e : reply.elements) {
-    auto fields = parseSentinelFields(e);
+    auto fields = flatFields(e);
     if (!fields) return fields.error();
-    auto item = build(std::move(*fields));
+    auto item = build(*fields);
     if (!item) return item.error();
     out.push_back(std::move(*item));
   }
@@ -199,9 +240,9 @@ Result<SentinelFields> parseSentinelFields(const RedisReply& reply) {
 }
 
 Result<SentinelMasterInfo> parseSentinelMaster(const RedisReply& reply) {
-  auto fields = parseSentinelFields(reply);
+  auto fields = flatFields(reply);
   if (!fields) return fields.error();
-  return masterFrom(std::move(*fields));
+  return masterFrom(*fields);
 }
 
 Result<std::vector<SentinelMasterInfo>> parseSentinelMasters(const RedisReply& reply) {

@@ -85,6 +85,8 @@ struct SentinelReplicaInfo {
   int slavePriority = 100;
   std::int64_t slaveReplOffset = 0;
   bool replicaAnnounced = true;
+  // Not kept (empty): replica lists are read on every reconcile; the typed fields above
+  // are what the operator uses.
   SentinelFields fields;
 
   RedisEndpoint endpoint() const { return {ip, port}; }
@@ -99,6 +101,8 @@ struct SentinelPeerInfo {
   std::int64_t lastHelloMessageMs = 0;
   std::string votedLeader;          // "?" when none
   std::int64_t votedLeaderEpoch = 0;
+  // Not kept (empty): sentinel lists are read on every reconcile; the typed fields above
+  // are what the operator uses.
   SentinelFields fields;
 
   RedisEndpoint endpoint() const { return {ip, port}; }

@@ -10,9 +10,12 @@ ClusterInformers::ClusterInformers(KubeClient& client, EventLoop& loop, const Sc
                                    const GenerateOptions& gen, const Logger& log, Duration resync) {
   const std::string ns = scope.watchNamespace();
   const std::string partOf = fmt::format("{}={}", labels::kPartOf, labels::kPartOfValue);
+  // Indexed by the cluster-name label, which every selector the reconciler lists with
+  // requires: a list costs the cluster's own objects, not the namespace's.
   auto make = [&](const Resource& r, std::string selector) {
-    return std::make_unique<Informer>(client, loop, r,
-                                      Informer::Options{.ns = ns, .labelSelector = std::move(selector), .resync = resync},
+    Informer::Options o{.ns = ns, .labelSelector = std::move(selector), .resync = resync};
+    if (!o.labelSelector.empty()) o.indexLabels = {std::string(labels::kName)};
+    return std::make_unique<Informer>(client, loop, r, std::move(o),
                                       log.withComponent("informer-" + r.plural));
   };
   clusters_ = make(res::redisclusters, "");

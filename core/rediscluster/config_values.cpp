@@ -49,7 +49,7 @@ std::string otherConfigSpelling(const std::string& key) {
 }
 
 bool sameConfigValue(const std::string& a, const std::string& b) {
-  return normalizedConfigValue(a) == normalizedConfigValue(b);
+  return a == b || normalizedConfigValue(a) == normalizedConfigValue(b);
 }
 
 }  // namespace kun::rediscluster

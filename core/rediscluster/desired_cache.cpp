@@ -15,12 +15,12 @@ DesiredCache::Objects DesiredCache::get(const api::RedisCluster& rc, const Gener
   if (!uid.empty() && !rv.empty()) {
     auto it = entries_.find(uid);
     if (it != entries_.end() && it->second.resourceVersion == rv && it->second.pdbVersion == opts.pdbVersion &&
-        it->second.redisReplicas == opts.redisReplicas)
+        it->second.redisReplicas == opts.redisReplicas && it->second.previousPassword == opts.previousPassword)
       return it->second.objects;
   }
   ++generated_;
   auto objects = std::make_shared<const std::vector<DesiredObject>>(desiredObjects(rc, opts));
-  if (!uid.empty() && !rv.empty()) entries_[uid] = Entry{rv, opts.pdbVersion, opts.redisReplicas, objects};
+  if (!uid.empty() && !rv.empty()) entries_[uid] = Entry{rv, opts.pdbVersion, opts.redisReplicas, opts.previousPassword, objects};
   return objects;
 }
 

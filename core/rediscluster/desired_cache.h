@@ -32,6 +32,7 @@ class DesiredCache {
     std::string resourceVersion;
     PdbVersion pdbVersion;
     std::optional<std::int32_t> redisReplicas;
+    std::string previousPassword;
     Objects objects;
   };
   std::map<std::string, Entry> entries_;  // by uid

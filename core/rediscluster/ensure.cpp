@@ -20,11 +20,6 @@ Error about(const DesiredObject& d, std::string_view verb, const Error& e) {
   return out;
 }
 
-std::string desiredControllerUid(const DesiredObject& d) {
-  for (const auto& r : meta::ownerReferences(d.object))
-    if (r.controller) return r.uid;
-  return {};
-}
 
 }  // namespace
 
@@ -55,10 +50,12 @@ Status Ensurer::ensureOne(const DesiredObject& d, EnsureReport& report) {
   }
   if (meta::isDeleting(*live))
     return makeError(Reason::Conflict, fmt::format("{} is being deleted; it is re-created once it is gone", describe(d)));
-  if (auto owner = meta::controllerOf(*live); owner && owner->uid != desiredControllerUid(d))
+  if (const std::string_view ctl = controllerUidIn(*live); !ctl.empty() && ctl != controllerUidIn(d.object)) {
+    const auto owner = meta::controllerOf(*live);
     return makeError(Reason::AlreadyExists,
-                     fmt::format("{} exists and is controlled by {} {}; not overwriting it", describe(d), owner->kind,
-                                 owner->name));
+                     fmt::format("{} exists and is controlled by {} {}; not overwriting it", describe(d),
+                                 owner ? owner->kind : "", owner ? owner->name : std::string(ctl)));
+  }
   if (upToDate(d, *live)) {
     ++report.unchanged;
     return {};

@@ -20,7 +20,7 @@ std::vector<DesiredObject> desiredObjects(const api::RedisCluster& stored, const
   const api::RedisCluster rc = api::withDefaults(stored);
   std::vector<DesiredObject> out;
   out.reserve(12);
-  add(out, res::secrets, authSecret(rc));
+  add(out, res::secrets, authSecret(rc, opts));
   add(out, res::configmaps, redisConfigMap(rc));
   add(out, res::configmaps, sentinelConfigMap(rc));
   add(out, res::configmaps, sentinelReadinessConfigMap(rc));

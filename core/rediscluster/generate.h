@@ -37,6 +37,11 @@ struct GenerateOptions {
   // Holds the redis StatefulSet at this many replicas instead of spec.size: a scale-down
   // waits here until the master is off the pods that would go.
   std::optional<std::int32_t> redisReplicas;
+  // Non-empty while a password change is being applied: the password the nodes had
+  // before, kept in the auth Secret (layout::kPreviousPasswordKey) so that an operator
+  // restarted in the middle still reaches the nodes not yet changed. Never in any other
+  // object, Event or log.
+  std::string previousPassword;
 };
 
 struct DesiredObject {
@@ -56,7 +61,7 @@ std::vector<Resource> ownedResources(const GenerateOptions& opts = {});
 std::vector<DesiredObject> desiredObjects(const api::RedisCluster& rc, const GenerateOptions& opts = {});
 
 // The objects one by one, without the hash annotation; rc must already be defaulted.
-Object authSecret(const api::RedisCluster& rc);
+Object authSecret(const api::RedisCluster& rc, const GenerateOptions& opts = {});
 Object redisConfigMap(const api::RedisCluster& rc);
 Object sentinelConfigMap(const api::RedisCluster& rc);
 Object sentinelReadinessConfigMap(const api::RedisCluster& rc);

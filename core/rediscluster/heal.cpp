@@ -27,6 +27,8 @@ HealReport heal(HealContext& ctx) {
     if (step(run) == Next::Stop || run.failed()) break;
   }
   if (run.failed() && !run.report.requeueAfter) run.phase(HealPhase::Recovering);
+  // Whatever this pass changed may have touched a node's config (a fence, a new master).
+  if (ctx.configChecks && (run.report.changed() || run.failed())) ctx.configChecks->byPod.clear();
   return std::move(run.report);
 }
 

@@ -33,6 +33,7 @@
 //      FAILOVER off the master, then delete its pod (heal_rolling.cpp).
 // Commands and action texts never contain the password ("CONFIG SET requirepass ***").
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -54,6 +55,11 @@ struct HealOptions {
   std::int64_t downAfterMs = 1000;
   std::int64_t failoverTimeoutMs = 3000;
   std::int32_t parallelSyncs = 2;
+  // How long a node's config, found right by CONFIG GET, is trusted without asking again
+  // (ConfigChecks); zero: asked on every pass. A reconcile that an unrelated event set off
+  // need not re-read what the last one read; the periodic recheck of a healthy cluster
+  // (30 s) still finds a parameter changed by hand.
+  Duration configRecheck = seconds(30);
 
   // Test-only switches that put back the failures of other operators, so the harness can
   // show that it catches them. All off in the product.
@@ -63,6 +69,18 @@ struct HealOptions {
   bool actDuringFailoverForTest = false;    // ignore a failover in progress
   bool restartMasterBeforeSyncForTest = false;  // roll the master before replicas are in sync
   bool addUnreadyPodToSentinelForTest = false;  // replicate/promote pods that are not Ready
+};
+
+// Which redis pods' config (spec.config and masterauth) a recent pass found right: by pod
+// uid, a fingerprint of what was wanted and when it was read. A hint the reconciler keeps
+// per cluster; entries expire after HealOptions::configRecheck and all are dropped when a
+// pass changes anything in the cluster.
+struct ConfigChecks {
+  struct Entry {
+    std::uint64_t fingerprint = 0;
+    TimePoint at{};
+  };
+  std::map<std::string, Entry> byPod;
 };
 
 enum class HealPhase { None, Creating, Recovering, Scaling, Updating };
@@ -78,6 +96,8 @@ struct HealContext {
   // The redis StatefulSet's status.updateRevision; "" = unknown, no rolling restart.
   std::string redisUpdateRevision;
   HealOptions options;
+  ConfigChecks* configChecks = nullptr;  // null: config is read on every pass
+  TimePoint now{};                       // for configChecks
 };
 
 struct HealReport {

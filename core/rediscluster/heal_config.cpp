@@ -4,10 +4,13 @@
 // (memory units in bytes, yes/no and enum values in lower case, whitespace collapsed), so
 // "100mb" in the spec equals Redis' "104857600" and a healthy cluster gets no SET.
 // A parameter Redis refuses at runtime (immutable, unknown) is reported, not retried as
-// an error: it applies from redis.conf when the pod next restarts.
+// an error: it applies from redis.conf when the pod next restarts. A node found right is
+// not asked again for HealOptions::configRecheck (ConfigChecks), unless the pass changed
+// something.
 #include <map>
 
 #include "core/rediscluster/config_values.h"
+#include "core/runtime/random.h"
 #include "core/rediscluster/heal_run.h"
 
 namespace kun::rediscluster::healstep {
@@ -26,7 +29,30 @@ Result<std::map<std::string, std::string>> configGet(HealRun& run, const RedisNo
   return out;
 }
 
+std::uint64_t fingerprintOf(const std::map<std::string, std::string>& want) {
+  std::uint64_t h = fnv1a64("");
+  for (const auto& [k, v] : want) {
+    h = fnv1a64(k, h);
+    h = fnv1a64(std::string_view("\0", 1), h);
+    h = fnv1a64(v, h);
+    h = fnv1a64(std::string_view("\0", 1), h);
+  }
+  return h;
+}
+
+// Read recently enough, for the same wanted values: not asked again.
+bool recentlyChecked(const HealRun& run, const RedisNodeView& n, std::uint64_t fingerprint) {
+  const ConfigChecks* checks = run.ctx.configChecks;
+  if (!checks || n.pod.uid.empty() || run.opt().configRecheck <= Duration::zero()) return false;
+  auto it = checks->byPod.find(n.pod.uid);
+  return it != checks->byPod.end() && it->second.fingerprint == fingerprint &&
+         run.ctx.now - it->second.at < run.opt().configRecheck;
+}
+
 void healNode(HealRun& run, const RedisNodeView& n, const std::map<std::string, std::string>& want) {
+  const std::uint64_t fingerprint = fingerprintOf(want);
+  if (recentlyChecked(run, n, fingerprint)) return;
+  const std::int32_t changesBefore = run.report.stateChangingCommands;
   std::vector<std::string> keys;
   for (const auto& [k, v] : want) keys.push_back(k);
   auto have = configGet(run, n, keys);
@@ -51,6 +77,8 @@ void healNode(HealRun& run, const RedisNodeView& n, const std::map<std::string, 
     if (reply->isError()) run.action(what + " refused (applies at the next restart): " + reply->str);
     else run.action(what);
   }
+  if (run.ctx.configChecks && !n.pod.uid.empty() && run.report.stateChangingCommands == changesBefore)
+    run.ctx.configChecks->byPod[n.pod.uid] = ConfigChecks::Entry{fingerprint, run.ctx.now};
 }
 
 }  // namespace

@@ -78,6 +78,20 @@ void checkSentinel(const SentinelNodeView& s, const std::string& masterIp, std::
   }
 }
 
+// One StatefulSet's side of a rollout: pending while its status lags its template or a
+// pod (of those labelled by the controller) is on another revision.
+template <class Nodes>
+void checkRollout(std::string_view what, const Nodes& nodes, const std::string& updateRevision, bool observed,
+                  std::vector<std::string>& why) {
+  if (!observed || updateRevision.empty()) {
+    why.push_back(fmt::format("{} StatefulSet: rollout of its current template not reported yet", what));
+    return;
+  }
+  for (const auto& n : nodes)
+    if (!n.pod.revision.empty() && n.pod.revision != updateRevision)
+      why.push_back(fmt::format("{}: on revision {}, rollout to {} pending", n.pod.name, n.pod.revision, updateRevision));
+}
+
 }  // namespace
 
 Health assessHealth(const api::RedisCluster& rc, const ClusterView& view) {
@@ -103,6 +117,10 @@ Health assessHealth(const api::RedisCluster& rc, const ClusterView& view) {
   for (const auto& s : view.sentinels) {
     if (s.pod.terminating) why.push_back(s.pod.name + ": terminating");
     checkSentinel(s, h.masterIP, rc.spec.size - 1, wantSentinels, redisIps, sentinelIps, why);
+  }
+  if (view.rollout) {
+    checkRollout("redis", view.redis, view.rollout->redisUpdateRevision, view.rollout->redisObserved, why);
+    checkRollout("sentinel", view.sentinels, view.rollout->sentinelUpdateRevision, view.rollout->sentinelObserved, why);
   }
   h.healthy = why.empty();
   return h;

@@ -12,7 +12,10 @@
 // - every sentinel monitors layout::kMasterName at the master's IP:6379, sees no failover
 //   in progress, knows exactly size-1 replicas and sentinels-1 other sentinels (num-slaves,
 //   num-other-sentinels), and each replica / sentinel it knows is a current pod IP of this
-//   cluster (no stale entry for a gone or reused address) and not down.
+//   cluster (no stale entry for a gone or reused address) and not down;
+// - when the view carries the StatefulSets' rollout (ClusterView::rollout): each
+//   StatefulSet has observed its current template and every pod runs its update revision
+//   (a change of image, resources, command... is not healthy until every pod has it).
 // Every failed check is one reason, in a fixed order, so the reasons of a view are stable.
 #include <string>
 #include <vector>

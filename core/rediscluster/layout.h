@@ -31,6 +31,7 @@ inline constexpr std::string_view kSentinelReadinessKey = "readiness.sh";
 inline constexpr std::string_view kShutdownKey = "shutdown.sh";
 inline constexpr std::string_view kAuthConfKey = "auth.conf";  // not in KUN
 inline constexpr std::string_view kPasswordKey = "password";   // not in KUN
+inline constexpr std::string_view kPreviousPasswordKey = "previous-password";  // during a change
 
 // Redis pods.
 inline constexpr std::string_view kRedisConfigVolume = "redis-config";  // not in KUN

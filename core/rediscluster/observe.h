@@ -1,7 +1,7 @@
 #pragma once
 // Observe: what every redis and sentinel process of one RedisCluster says about itself,
 // read through the RedisAdmin seam. Only reads (INFO replication, SENTINEL
-// MASTER/REPLICAS/SENTINELS — the one INFO section it needs, not all of them):
+// MASTER/REPLICAS/SENTINELS):
 // observing a healthy cluster changes nothing.
 //
 // The pods come in as plain structs (podInfoFrom extracts one from a Pod object of the
@@ -81,9 +81,22 @@ struct SentinelNodeView {
   bool onPlaceholder() const;
 };
 
+// What the two StatefulSets say their pods should run. observe() does not fill it (it
+// reads only Redis); the reconciler does, from its StatefulSet cache, so that a template
+// change that is accepted but not yet rolled out to every pod is not called healthy.
+struct RolloutView {
+  std::string redisUpdateRevision;     // status.updateRevision ("" = not reported yet)
+  std::string sentinelUpdateRevision;
+  // status.observedGeneration has caught up with metadata.generation: the revision above
+  // is the one of the current template.
+  bool redisObserved = false;
+  bool sentinelObserved = false;
+};
+
 struct ClusterView {
   std::vector<RedisNodeView> redis;          // in ordinal order
   std::vector<SentinelNodeView> sentinels;   // in ordinal order
+  std::optional<RolloutView> rollout;        // unset: pod revisions are not checked
 
   const RedisNodeView* redisByIp(std::string_view ip) const;
   const SentinelNodeView* sentinelByIp(std::string_view ip) const;

@@ -32,22 +32,36 @@ void addUnique(std::vector<std::string>& v, const std::string& s) {
 
 }  // namespace
 
-std::string passwordInSecret(const LiveObjects& live, std::string_view ns, std::string_view cluster) {
+namespace {
+
+std::string secretValue(const LiveObjects& live, std::string_view ns, std::string_view cluster, std::string_view key) {
   if (!live.synced(res::secrets)) return {};
   ObjectPtr secret = live.get(res::secrets, ns, names::auth(cluster));
   if (!secret) return {};
   auto data = secret->find("data");
   if (data == secret->end() || !data->is_object()) return {};
-  auto pw = data->find(std::string(layout::kPasswordKey));
+  auto pw = data->find(std::string(key));
   if (pw == data->end() || !pw->is_string()) return {};
   return base64Decode(pw->get_ref<const std::string&>());
+}
+
+}  // namespace
+
+std::string passwordInSecret(const LiveObjects& live, std::string_view ns, std::string_view cluster) {
+  return secretValue(live, ns, cluster, layout::kPasswordKey);
+}
+
+std::string previousPasswordInSecret(const LiveObjects& live, std::string_view ns, std::string_view cluster) {
+  return secretValue(live, ns, cluster, layout::kPreviousPasswordKey);
 }
 
 std::vector<std::string> candidatePasswords(const api::RedisCluster& rc, const LiveObjects& live,
                                             const std::string& remembered) {
   std::vector<std::string> out{rc.spec.password};
   addUnique(out, passwordInSecret(live, rc.namespaceOf(), rc.name()));
-  addUnique(out, remembered);
+  if (std::string prev = previousPasswordInSecret(live, rc.namespaceOf(), rc.name()); !prev.empty())
+    addUnique(out, prev);
+  if (!remembered.empty()) addUnique(out, remembered);
   addUnique(out, "");
   return out;
 }

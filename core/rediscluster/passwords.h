@@ -13,10 +13,14 @@ namespace kun::rediscluster {
 // The password in the cached auth Secret (what the pods were last given), or "" when the
 // Secret has none or is not cached.
 std::string passwordInSecret(const LiveObjects& live, std::string_view ns, std::string_view cluster);
+// The password a change in progress replaces, as the cached auth Secret records it ("" when
+// no change is in progress or the Secret is not cached).
+std::string previousPasswordInSecret(const LiveObjects& live, std::string_view ns, std::string_view cluster);
 
 // For observe() and heal(): spec.password first, then the password the live Secret still
-// holds, then `remembered` (one this process saw before, if any), then "" (no password):
-// during a change some nodes answer to the old one. Duplicates removed, order kept.
+// holds, then the previous one it records, then `remembered` (one this process saw
+// before, if any), then "" (no password): during a change some nodes answer to the old
+// one. Duplicates removed, order kept.
 std::vector<std::string> candidatePasswords(const api::RedisCluster& rc, const LiveObjects& live,
                                             const std::string& remembered = {});
 

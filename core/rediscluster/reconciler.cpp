@@ -83,11 +83,16 @@ ReconcileResult Reconciler::reconcile(const std::string& key) {
     if (auto it = uidByKey_.find(key); it != uidByKey_.end()) {
       desired_.forget(it->second);
       passwords_.erase(it->second);
+      configChecks_.erase(it->second);
       uidByKey_.erase(it);
     }
+    reportHealth(key, std::nullopt);
     return ReconcileResult::done();  // deleted: garbage collection removes what it owned
   }
-  if (!manages(opts_.scope, *stored) || meta::isDeleting(*stored)) return ReconcileResult::done();
+  if (!manages(opts_.scope, *stored) || meta::isDeleting(*stored)) {
+    reportHealth(key, std::nullopt);  // not this operator's (any more), or going away
+    return ReconcileResult::done();
+  }
   uidByKey_[key] = meta::uid(*stored);
 
   auto parsed = api::parseRedisCluster(stored);
@@ -100,6 +105,7 @@ ReconcileResult Reconciler::reconcile(const std::string& key) {
 ReconcileResult Reconciler::rejectInvalid(const Object& stored, const api::RedisCluster* parsed,
                                           const std::string& message) {
   ++stats_.invalid;
+  reportHealth(meta::key(stored), false);
   // The password may be what is wrong (a newline in it): never echo it.
   std::vector<std::string> secrets;
   if (parsed) secrets.push_back(parsed->spec.password);
@@ -161,6 +167,41 @@ std::string Reconciler::redisUpdateRevision(const std::string& ns, const std::st
   return sts ? stringAt(*sts, {"status", "updateRevision"}) : std::string();
 }
 
+// The password the auth Secret keeps besides the current one. A change starts when the
+// spec's password differs from the Secret's: the Secret's is then the one the nodes have.
+// It is kept until every redis pod of the view answers to the current password, so an
+// operator restarted in between reads it back from the Secret (an in-memory copy would be
+// gone). A pod that cannot be reached may still have it: kept too. A second change before
+// the first is done keeps only the Secret's password (the older one is still tried while
+// this process runs).
+std::string Reconciler::passwordToKeep(const api::RedisCluster& rc, const ClusterView& view) const {
+  const LiveObjects& live = caches_.live();
+  const std::string inSecret = passwordInSecret(live, rc.namespaceOf(), rc.name());
+  const std::string kept = previousPasswordInSecret(live, rc.namespaceOf(), rc.name());
+  if (inSecret != rc.spec.password) return inSecret.empty() ? kept : inSecret;
+  if (kept.empty()) return {};
+  const bool allChanged =
+      static_cast<std::int32_t>(view.redis.size()) >= rc.spec.size &&
+      std::all_of(view.redis.begin(), view.redis.end(), [](const RedisNodeView& n) { return n.reachable && n.password == 0; });
+  return allChanged ? std::string() : kept;
+}
+
+RolloutView Reconciler::rolloutOf(const std::string& ns, const std::string& name) const {
+  auto one = [&](const std::string& stsName, std::string& revision, bool& observed) {
+    ObjectPtr sts = caches_.statefulsets().get(ns, stsName);
+    if (!sts) return;
+    revision = stringAt(*sts, {"status", "updateRevision"});
+    std::int64_t seen = -1;
+    if (auto st = sts->find("status"); st != sts->end() && st->is_object())
+      if (auto g = st->find("observedGeneration"); g != st->end() && g->is_number_integer()) seen = g->get<std::int64_t>();
+    observed = seen >= meta::generation(*sts);
+  };
+  RolloutView r;
+  one(names::redis(name), r.redisUpdateRevision, r.redisObserved);
+  one(names::sentinel(name), r.sentinelUpdateRevision, r.sentinelObserved);
+  return r;
+}
+
 ReconcileResult Reconciler::reconcileValid(const Object& stored, const api::RedisCluster& parsed) {
   const api::RedisCluster rc = api::withDefaults(parsed);
   const std::string ns = rc.namespaceOf();
@@ -175,10 +216,12 @@ ReconcileResult Reconciler::reconcileValid(const Object& stored, const api::Redi
   const std::vector<std::string> passwords = candidatePasswords(rc, caches_.live(), pw.previous);
 
   const ClusterPods pods = podsOf(ns, name);
-  const ClusterView view = steps_.observe(seams_.redis, pods, passwords);
+  ClusterView view = steps_.observe(seams_.redis, pods, passwords);
+  view.rollout = rolloutOf(ns, name);
 
   GenerateOptions gen;
   gen.pdbVersion = opts_.pdbVersion;
+  gen.previousPassword = passwordToKeep(rc, view);
   const std::int32_t keep = steps_.replicasToKeep(rc, view);
   if (keep != rc.spec.size) gen.redisReplicas = keep;
   const auto desired = desired_.get(parsed, gen);
@@ -206,7 +249,8 @@ ReconcileResult Reconciler::reconcileValid(const Object& stored, const api::Redi
     return ReconcileResult::failed(e);
   }
 
-  HealContext ctx{seams_.redis, seams_.kube, rc, view, passwords, redisUpdateRevision(ns, name), opts_.heal};
+  HealContext ctx{seams_.redis, seams_.kube, rc, view, passwords, redisUpdateRevision(ns, name), opts_.heal,
+                  &configChecks_[uid], seams_.loop.now()};
   const HealReport healed = steps_.heal(ctx);
   stats_.healActions += healed.actions.size();
   for (const auto& a : healed.actions) {
@@ -235,6 +279,7 @@ ReconcileResult Reconciler::reconcileValid(const Object& stored, const api::Redi
   const auto next = nextStatus(parsed.status, report, formatRfc3339(seams_.loop.wallMicros()));
   auto wrote = writeStatus(parsed, next);
   const bool isHealthy = phase.phase == ClusterPhase::Healthy;
+  reportHealth(meta::key(stored), isHealthy);
   // A transition is announced once the status saying so is written: a write refused for a
   // stale cache is retried, and each retry would announce it again.
   if (wrote && isHealthy && !wasHealthy) event(stored, EventType::Normal, "Healthy", report.message, passwords);

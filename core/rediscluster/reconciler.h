@@ -16,7 +16,9 @@
 // A healthy cluster's reconcile writes nothing to the API server and sends only reads to
 // Redis.
 #include <cstdint>
+#include <functional>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "core/controller/reconcile_result.h"
@@ -49,6 +51,9 @@ struct ReconcilerSeams {
   EventRecorder& events;
   Logger log;
   Trace* trace = nullptr;
+  // Told each cluster's health as a reconcile assessed it (key "namespace/name"; unset:
+  // the cluster is gone), for the kun_cluster_healthy metric. May be empty.
+  std::function<void(const std::string& key, std::optional<bool> healthy)> onHealth;
 };
 
 // Counters, for tests, benchmarks and metrics.
@@ -82,6 +87,11 @@ class Reconciler {
   std::string sentinelServiceIP(const std::string& ns, const std::string& name) const;
   std::int32_t liveReplicas(const std::string& ns, const std::string& stsName) const;
   std::string redisUpdateRevision(const std::string& ns, const std::string& name) const;
+  RolloutView rolloutOf(const std::string& ns, const std::string& name) const;
+  std::string passwordToKeep(const api::RedisCluster& rc, const ClusterView& view) const;
+  void reportHealth(const std::string& key, std::optional<bool> healthy) {
+    if (seams_.onHealth) seams_.onHealth(key, healthy);
+  }
   void event(const Object& involved, EventType type, std::string_view reason, std::string_view message,
              const std::vector<std::string>& secrets);
   Result<bool> writeStatus(const api::RedisCluster& stored, const api::RedisClusterStatus& next);
@@ -99,6 +109,7 @@ class Reconciler {
     std::string previous;
   };
   std::map<std::string, Passwords> passwords_;
+  std::map<std::string, ConfigChecks> configChecks_;  // by uid
   ReconcilerStats stats_;
 };
 

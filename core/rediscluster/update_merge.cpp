@@ -23,11 +23,6 @@ std::string kindOf(const Object& o) {
   return k.is_string() ? k.get<std::string>() : std::string();
 }
 
-std::string controllerUid(const Object& o) {
-  for (const auto& ref : meta::ownerReferences(o))
-    if (ref.controller) return ref.uid;
-  return {};
-}
 
 // data of a ConfigMap or Secret, absent and {} alike.
 bool sameData(const Object& desired, const Object& live) {
@@ -80,7 +75,25 @@ void mergeMetadata(Object& next, const Object& desired) {
   next["metadata"]["ownerReferences"] = std::move(refs);
 }
 
+// The annotation's value in place ("" when absent).
+std::string_view recordedHashIn(const Object& live) {
+  const Object& v = at(metaField(live, "annotations"), kDesiredHashAnnotation);
+  return v.is_string() ? std::string_view(v.get_ref<const std::string&>()) : std::string_view();
+}
+
 }  // namespace
+
+std::string_view controllerUidIn(const Object& o) {
+  const Object& refs = metaField(o, "ownerReferences");
+  if (!refs.is_array()) return {};
+  for (const auto& r : refs) {
+    const Object& c = at(r, "controller");
+    if (!c.is_boolean() || !c.get<bool>()) continue;
+    const Object& uid = at(r, "uid");
+    return uid.is_string() ? std::string_view(uid.get_ref<const std::string&>()) : std::string_view();
+  }
+  return {};
+}
 
 bool containsFields(const Object& want, const Object& have) {
   if (want.is_object()) {
@@ -105,8 +118,8 @@ bool containsFields(const Object& want, const Object& have) {
 }
 
 bool upToDate(const DesiredObject& desired, const Object& live) {
-  if (recordedHash(live) != desired.hash) return false;
-  if (controllerUid(live) != controllerUid(desired.object)) return false;
+  if (recordedHashIn(live) != desired.hash) return false;
+  if (controllerUidIn(live) != controllerUidIn(desired.object)) return false;
   if (!containsFields(metaField(desired.object, "labels"), metaField(live, "labels"))) return false;
   const std::string kind = kindOf(desired.object);
   if (kind == "ConfigMap" || kind == "Secret") return sameData(desired.object, live);

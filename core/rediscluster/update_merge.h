@@ -27,6 +27,10 @@ namespace kun::rediscluster {
 // present, ConfigMap/Secret data equal, StatefulSet replicas equal).
 bool upToDate(const DesiredObject& desired, const Object& live);
 
+// The uid of o's controller reference, read in place ("" when it has none). Runs for every
+// owned object of every reconcile, so it builds nothing.
+std::string_view controllerUidIn(const Object& o);
+
 // The object to send with update(): live, with the owned fields taken from desired.
 Object mergeForUpdate(const DesiredObject& desired, const Object& live, std::vector<std::string>* immutableKept);
 

@@ -47,6 +47,8 @@ class OperatorScenario : public ::testing::Test {
   // The RedisAdmin the operator uses; a test may wrap it before startOperator().
   RedisAdmin* operatorRedis = nullptr;
   KubeClient* operatorKube = nullptr;
+  // Where the operator's metrics go; a test may set it before startOperator().
+  OperatorMetrics* operatorMetrics = nullptr;
 
   void SetUp() override {
     ASSERT_TRUE(world->store().create(res::customresourcedefinitions, api::redisClusterCrd()).ok());
@@ -58,7 +60,8 @@ class OperatorScenario : public ::testing::Test {
     o.ns = kNs;
     RedisAdmin& redis = operatorRedis ? *operatorRedis : world->operatorAdmin();
     KubeClient& kube = operatorKube ? *operatorKube : world->client();
-    op = std::make_unique<OperatorCore>(OperatorSeams{world->loop(), random, kube, redis, log, &world->trace()}, o);
+    op = std::make_unique<OperatorCore>(
+        OperatorSeams{world->loop(), random, kube, redis, log, &world->trace(), operatorMetrics}, o);
     op->start();
   }
   // The operator process goes away: nothing it held in memory survives.

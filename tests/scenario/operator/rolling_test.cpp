@@ -45,5 +45,53 @@ TEST_F(OperatorScenario, RollingImageChangeUnderWritesLosesNoAcknowledgedWrite) 
   EXPECT_EQ(masters("a", 3), 1);
 }
 
+// Healthy is never claimed for the new spec while its rollout is pending: whenever the
+// status says Healthy for the current generation, every redis and sentinel pod runs the
+// new images (sampled after every simulated event, from the change until it is done).
+TEST_F(OperatorScenario, HealthyIsNotClaimedWhileARolloutIsPending) {
+  startOperator();
+  create("a", Object{{"size", 3}});
+  ASSERT_TRUE(waitHealthy("a")) << describe("a");
+  const std::string image = "redis:7.2-rolled";
+  auto runs = [&](const std::string& pod, const char* container, const std::string& want) {
+    auto p = world->store().get(res::pods, kNs, pod);
+    if (!p.ok() || meta::isDeleting(*p)) return false;
+    const Object* c = sim::findContainer(*p, container);
+    return c && c->value("image", "") == want;
+  };
+  auto rolled = [&] {
+    for (int i = 0; i < 3; ++i)
+      if (!runs(redisPod("a", i), "redis", image) || !runs(sentinelPod("a", i), "sentinel", image)) return false;
+    return true;
+  };
+  editSpec("a", [&](Object& s) {
+    s["image"] = image;
+    s["sentinel"]["image"] = image;
+  });
+  // healthy() copies and parses the cluster; after every event that is too slow, so the
+  // stored object is read in place.
+  auto healthyNow = [&] {
+    auto o = world->store().getShared(res::redisclusters, kNs, "a");
+    if (!o.ok()) return false;
+    const Object& rc = **o;
+    auto st = rc.find("status");
+    if (st == rc.end() || st->value("observedGeneration", -1) != meta::generation(rc)) return false;
+    auto conds = st->find("conditions");
+    if (conds == st->end() || !conds->is_array()) return false;
+    for (const auto& c : *conds)
+      if (c.value("type", "") == "Healthy") return c.value("status", "") == "True";
+    return false;
+  };
+  int claimedEarly = 0;
+  const bool done = world->runUntil([&] {
+    if (!healthyNow()) return false;
+    if (rolled()) return true;
+    ++claimedEarly;
+    return false;
+  }, seconds(300));
+  EXPECT_TRUE(done) << describe("a");
+  EXPECT_EQ(claimedEarly, 0) << "Healthy while pods still ran the old images";
+}
+
 }  // namespace
 }  // namespace kun::scenario

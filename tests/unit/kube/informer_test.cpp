@@ -133,6 +133,54 @@ TEST_F(InformerTest, FiltersByLabelSelectorAndListsByNamespace) {
   EXPECT_TRUE(inf->list("other-ns").empty());
 }
 
+// An indexed list must answer exactly what a scan does, through label changes, deletions
+// and a relist after Gone.
+TEST_F(InformerTest, IndexedListAgreesWithAScan) {
+  auto names = [](const std::vector<ObjectPtr>& objs) {
+    std::vector<std::string> out;
+    for (const auto& o : objs) out.push_back(meta::name(*o));
+    return out;
+  };
+  Informer::Options indexed;
+  indexed.indexLabels = {"cluster"};
+  auto inf = make(indexed);
+  auto scan = make();
+  store.create(res::configmaps, configMap("a1", "1", {{"cluster", "a"}, {"part", "redis"}})).value();
+  store.create(res::configmaps, configMap("a2", "1", {{"cluster", "a"}, {"part", "sentinel"}})).value();
+  store.create(res::configmaps, configMap("b1", "1", {{"cluster", "b"}, {"part", "redis"}})).value();
+  inf->start();
+  scan->start();
+  const auto redisOfA = LabelSelector::fromMap({{"cluster", "a"}, {"part", "redis"}});
+  const auto allOfA = LabelSelector::fromMap({{"cluster", "a"}});
+  const auto noneSuch = LabelSelector::fromMap({{"cluster", "zzz"}});
+  auto agree = [&](const std::vector<std::string>& want) {
+    EXPECT_EQ(names(inf->list("default", allOfA)), want);
+    EXPECT_EQ(names(inf->list("default", allOfA)), names(scan->list("default", allOfA)));
+    EXPECT_EQ(names(inf->list("default", redisOfA)), names(scan->list("default", redisOfA)));
+    EXPECT_TRUE(inf->list("default", noneSuch).empty());
+    EXPECT_TRUE(inf->list("other-ns", allOfA).empty());
+  };
+  agree({"a1", "a2"});
+  EXPECT_EQ(names(inf->list("default", redisOfA)), std::vector<std::string>{"a1"});
+
+  // b1 moves to cluster a (a label change re-files it), a2 goes.
+  Object b1 = *store.get(res::configmaps, "default", "b1");
+  b1["metadata"]["labels"]["cluster"] = "a";
+  store.update(res::configmaps, b1).value();
+  ASSERT_TRUE(store.remove(res::configmaps, "default", "a2"));
+  settle();
+  agree({"a1", "b1"});
+  EXPECT_TRUE(inf->list("default", LabelSelector::fromMap({{"cluster", "b"}})).empty());
+
+  // Missed while the watch is down; the relist must rebuild the index.
+  store.faults().failNextWatchesWithGone(2);
+  store.faults().closeAllWatches();
+  store.create(res::configmaps, configMap("a3", "1", {{"cluster", "a"}, {"part", "redis"}})).value();
+  ASSERT_TRUE(store.remove(res::configmaps, "default", "a1"));
+  loop.runFor(seconds(5));
+  agree({"a3", "b1"});
+}
+
 TEST_F(InformerTest, StopEndsDelivery) {
   auto inf = make();
   inf->start();

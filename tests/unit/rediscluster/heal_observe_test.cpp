@@ -38,7 +38,7 @@ TEST(Observe, ReadsReplicationAndSentinelStateOfAHealthyCluster) {
   const std::string master = v.masters().front()->pod.ip;
   for (const auto& n : v.redis) {
     EXPECT_EQ(n.password, 0);
-    EXPECT_GT(n.replication.masterReplOffset, 0);
+    EXPECT_FALSE(n.replication.masterReplid.empty());  // INFO replication was read and parsed
     if (n.pod.ip != master) {
       EXPECT_TRUE(n.inSync());
       EXPECT_EQ(n.replication.masterHost, master);
@@ -98,6 +98,40 @@ TEST(Health, CountsThatDoNotMatchTheSpecAreReasons) {
   EXPECT_NE(all.find("3 redis pods, spec.size is 4"), std::string::npos) << all;
   EXPECT_NE(all.find("3 sentinel pods, spec.sentinel.replicas is 5"), std::string::npos) << all;
   EXPECT_NE(all.find("knows 2 replicas, want 3"), std::string::npos) << all;
+}
+
+// A template change accepted by the StatefulSets but not yet on every pod is not healthy.
+TEST(Observe, APendingRolloutIsNotHealthy) {
+  HealWorld w;
+  ASSERT_TRUE(w.converge()) << w.why();
+  auto v = w.view();
+  for (auto& n : v.redis) n.pod.revision = "r1";
+  for (auto& s : v.sentinels) s.pod.revision = "s1";
+  ASSERT_TRUE(rediscluster::assessHealth(w.rc, v).healthy);  // no rollout known: not checked
+  v.rollout = rediscluster::RolloutView{"r1", "s1", true, true};
+  ASSERT_TRUE(rediscluster::assessHealth(w.rc, v).healthy) << "every pod on its update revision";
+  auto reasonsOf = [&](const rediscluster::ClusterView& view) {
+    auto h = rediscluster::assessHealth(w.rc, view);
+    std::string all;
+    for (const auto& r : h.reasons) all += r + "\n";
+    return std::pair{h.healthy, all};
+  };
+  auto redisPending = v;
+  redisPending.rollout->redisUpdateRevision = "r2";
+  redisPending.redis[0].pod.revision = "r2";
+  auto [ok1, why1] = reasonsOf(redisPending);
+  EXPECT_FALSE(ok1);
+  EXPECT_NE(why1.find(v.redis[1].pod.name + ": on revision r1, rollout to r2 pending"), std::string::npos) << why1;
+  EXPECT_EQ(why1.find(v.redis[0].pod.name + ":"), std::string::npos) << why1;
+  auto sentinelPending = v;
+  sentinelPending.rollout->sentinelUpdateRevision = "s2";
+  EXPECT_FALSE(reasonsOf(sentinelPending).first);
+  // The StatefulSet has a new template it has not reported on yet: its revision is stale.
+  auto unobserved = v;
+  unobserved.rollout->redisObserved = false;
+  auto [ok3, why3] = reasonsOf(unobserved);
+  EXPECT_FALSE(ok3);
+  EXPECT_NE(why3.find("redis StatefulSet: rollout of its current template not reported yet"), std::string::npos) << why3;
 }
 
 }  // namespace
