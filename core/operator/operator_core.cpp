@@ -51,7 +51,7 @@ OperatorCore::OperatorCore(OperatorSeams seams, OperatorOptions opts)
   caches_ = std::make_unique<rc::ClusterInformers>(seams_.kube, seams_.loop, opts_.reconciler.scope, gen, seams_.log,
                                                    opts_.informerResync);
   rc::ReconcilerSeams rseams{seams_.kube, seams_.redis, seams_.loop, *events_, seams_.log.withComponent("reconciler"),
-                             seams_.trace};
+                             seams_.trace, {}};
   if (OperatorMetrics* m = seams_.metrics)
     rseams.onHealth = [m](const std::string& key, std::optional<bool> healthy) { m->clusterHealth(key, healthy); };
   reconciler_ = std::make_unique<rc::Reconciler>(std::move(rseams), *caches_, opts_.reconciler);

@@ -13,7 +13,10 @@ ClusterInformers::ClusterInformers(KubeClient& client, EventLoop& loop, const Sc
   // Indexed by the cluster-name label, which every selector the reconciler lists with
   // requires: a list costs the cluster's own objects, not the namespace's.
   auto make = [&](const Resource& r, std::string selector) {
-    Informer::Options o{.ns = ns, .labelSelector = std::move(selector), .resync = resync};
+    Informer::Options o;
+    o.ns = ns;
+    o.labelSelector = std::move(selector);
+    o.resync = resync;
     if (!o.labelSelector.empty()) o.indexLabels = {std::string(labels::kName)};
     return std::make_unique<Informer>(client, loop, r, std::move(o),
                                       log.withComponent("informer-" + r.plural));
