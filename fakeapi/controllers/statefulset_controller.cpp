@@ -142,35 +142,40 @@ bool StatefulSetController::sync(const Key& key) {
   const std::string selText = v.selector.toString();
 
   // --- revisions ---
-  auto revList = env_.client.list(res::controllerrevisions, v.ns, ListOptions{selText, {}});
+  auto revList = env_.client.listShared(res::controllerrevisions, v.ns, ListOptions{selText, {}});
   if (!revList) return false;
-  std::map<std::string, Object> revisions;  // owned, by name
+  std::map<std::string, ObjectPtr> revisions;  // owned, by name
   std::int64_t maxRevision = 0;
-  for (auto& r : revList->items) {
-    if (!ownedBy(r, v.uid)) continue;
-    maxRevision = std::max(maxRevision, intAt(r, "revision", 0));
-    revisions.emplace(meta::name(r), std::move(r));
+  for (auto& r : *revList) {
+    if (!ownedBy(*r, v.uid)) continue;
+    maxRevision = std::max(maxRevision, intAt(*r, "revision", 0));
+    revisions.emplace(meta::name(*r), std::move(r));
   }
-  const std::string hash = templateHash(podTemplate);
+  // The template is spec: the same generation, the same hash (serialising it to hash it
+  // was a tenth of a simulated run, one sync per pod event).
+  auto& memo = templateHashes_[v.uid];
+  const std::int64_t generation = meta::generation(v.set);
+  if (memo.first != generation || memo.second.empty()) memo = {generation, templateHash(podTemplate)};
+  const std::string hash = memo.second;
   const std::string updateRev = revisionName(v.name, hash);
   if (auto it = revisions.find(updateRev); it == revisions.end()) {
     auto made = env_.client.create(res::controllerrevisions, newControllerRevision(v.set, podTemplate, hash, maxRevision + 1));
     if (made.is(Reason::AlreadyExists)) return false;  // someone else's object: retry later
     if (!made) return false;
     maxRevision += 1;
-    revisions.emplace(updateRev, std::move(made.value()));
+    revisions.emplace(updateRev, std::make_shared<const Object>(std::move(made.value())));
     env_.note("statefulset", fmt::format("revision {}/{} {}", v.ns, updateRev, maxRevision));
-  } else if (intAt(it->second, "revision", 0) != maxRevision) {
+  } else if (intAt(*it->second, "revision", 0) != maxRevision) {
     // Rolling back to an older template makes its revision the newest again.
     auto bumped = env_.client.patch(res::controllerrevisions, v.ns, updateRev, Object{{"revision", maxRevision + 1}});
     if (!bumped) return false;
     maxRevision += 1;
-    it->second = std::move(bumped.value());
+    it->second = std::make_shared<const Object>(std::move(bumped.value()));
   }
   const Object& oldStatus = at(v.set, "status");
   std::string currentRev = strAt(oldStatus, "currentRevision");
   if (currentRev.empty() || !revisions.count(currentRev)) currentRev = updateRev;
-  const Object currentTemplate = revisionTemplate(revisions.at(currentRev));
+  const Object currentTemplate = revisionTemplate(*revisions.at(currentRev));
 
   // --- pods ---
   std::vector<ObjectPtr> slots(static_cast<std::size_t>(v.replicas));
@@ -361,7 +366,7 @@ bool StatefulSetController::sync(const Key& key) {
   const std::int64_t limit = intAt(spec, "revisionHistoryLimit", 10);
   std::vector<std::pair<std::int64_t, std::string>> unused;
   for (const auto& [name, r] : revisions) {
-    if (!liveRevisions.count(name) && name != statusCurrentRev) unused.emplace_back(intAt(r, "revision", 0), name);
+    if (!liveRevisions.count(name) && name != statusCurrentRev) unused.emplace_back(intAt(*r, "revision", 0), name);
   }
   std::sort(unused.begin(), unused.end());
   for (std::size_t i = 0; static_cast<std::int64_t>(unused.size() - i) > limit; ++i) {

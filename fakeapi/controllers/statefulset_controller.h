@@ -63,6 +63,7 @@ class StatefulSetController {
   std::set<Key> dirty_;
   std::map<Key, Duration> backoff_;
   std::map<Key, TimerId> retryTimers_;
+  std::map<std::string, std::pair<std::int64_t, std::string>> templateHashes_;  // set uid -> (generation, hash)
   TimerId drainTimer_ = 0;
   bool running_ = false;
   std::uint64_t syncs_ = 0;
