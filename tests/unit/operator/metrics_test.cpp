@@ -9,30 +9,12 @@
 #include "core/operator/operator_metrics.h"
 #include "core/runtime/sim_loop.h"
 #include "fakeapi/store/fake_store.h"
+#include "tests/support/metric_value.h"
 
 namespace kun {
 namespace {
 
-// The value of one series of a registry ("" labels match any), or -1 when absent.
-double valueOf(const prometheus::Registry& reg, const std::string& family,
-               const std::map<std::string, std::string>& labels = {}) {
-  for (const auto& f : reg.Collect()) {
-    if (f.name != family) continue;
-    for (const auto& m : f.metric) {
-      bool match = true;
-      for (const auto& [k, v] : labels) {
-        bool found = false;
-        for (const auto& l : m.label) found = found || (l.name == k && l.value == v);
-        match = match && found;
-      }
-      if (!match) continue;
-      if (f.type == prometheus::MetricType::Counter) return m.counter.value;
-      if (f.type == prometheus::MetricType::Gauge) return m.gauge.value;
-      if (f.type == prometheus::MetricType::Histogram) return static_cast<double>(m.histogram.sample_count);
-    }
-  }
-  return -1;
-}
+using test::metricValue;
 
 TEST(OperatorMetrics, CountsReconcilesWritesCommandsAndHealth) {
   OperatorMetrics m;
@@ -40,11 +22,11 @@ TEST(OperatorMetrics, CountsReconcilesWritesCommandsAndHealth) {
   m.reconciled(ReconcileResult::requeueAfter(seconds(1)), milliseconds(1));
   m.reconciled(ReconcileResult::failed(makeError(Reason::Conflict, "x")), milliseconds(1));
   const auto& reg = *m.registry();
-  EXPECT_EQ(valueOf(reg, "kun_reconcile_total", {{"result", "done"}}), 1);
-  EXPECT_EQ(valueOf(reg, "kun_reconcile_total", {{"result", "requeue"}}), 1);
-  EXPECT_EQ(valueOf(reg, "kun_reconcile_total", {{"result", "error"}}), 1);
-  EXPECT_EQ(valueOf(reg, "kun_reconcile_errors_total"), 1);
-  EXPECT_EQ(valueOf(reg, "kun_reconcile_duration_seconds"), 3);
+  EXPECT_EQ(metricValue(reg, "kun_reconcile_total", {{"result", "done"}}), 1);
+  EXPECT_EQ(metricValue(reg, "kun_reconcile_total", {{"result", "requeue"}}), 1);
+  EXPECT_EQ(metricValue(reg, "kun_reconcile_total", {{"result", "error"}}), 1);
+  EXPECT_EQ(metricValue(reg, "kun_reconcile_errors_total"), 1);
+  EXPECT_EQ(metricValue(reg, "kun_reconcile_duration_seconds"), 3);
 
   // Writes through the metered client, by verb and resource; reads are not counted.
   SimLoop loop;
@@ -54,23 +36,23 @@ TEST(OperatorMetrics, CountsReconcilesWritesCommandsAndHealth) {
   ASSERT_TRUE(kube.create(res::configmaps, cm).ok());
   ASSERT_TRUE(kube.get(res::configmaps, "default", "c").ok());
   ASSERT_TRUE(kube.remove(res::configmaps, "default", "c").ok());
-  EXPECT_EQ(valueOf(reg, "kun_api_writes_total", {{"verb", "create"}, {"resource", "configmaps"}}), 1);
-  EXPECT_EQ(valueOf(reg, "kun_api_writes_total", {{"verb", "delete"}, {"resource", "configmaps"}}), 1);
-  EXPECT_EQ(valueOf(reg, "kun_api_writes_total", {{"verb", "get"}}), -1);
+  EXPECT_EQ(metricValue(reg, "kun_api_writes_total", {{"verb", "create"}, {"resource", "configmaps"}}), 1);
+  EXPECT_EQ(metricValue(reg, "kun_api_writes_total", {{"verb", "delete"}, {"resource", "configmaps"}}), 1);
+  EXPECT_EQ(metricValue(reg, "kun_api_writes_total", {{"verb", "get"}}), -1);
 
   m.redisStateChange("CONFIG SET");
   m.redisStateChange("CONFIG SET");
-  EXPECT_EQ(valueOf(reg, "kun_redis_state_changing_commands_total", {{"command", "CONFIG SET"}}), 2);
+  EXPECT_EQ(metricValue(reg, "kun_redis_state_changing_commands_total", {{"command", "CONFIG SET"}}), 2);
 
   m.clusterHealth("default/a", true);
   m.clusterHealth("default/b", false);
-  EXPECT_EQ(valueOf(reg, "kun_cluster_healthy", {{"namespace", "default"}, {"name", "a"}}), 1);
-  EXPECT_EQ(valueOf(reg, "kun_cluster_healthy", {{"namespace", "default"}, {"name", "b"}}), 0);
+  EXPECT_EQ(metricValue(reg, "kun_cluster_healthy", {{"namespace", "default"}, {"name", "a"}}), 1);
+  EXPECT_EQ(metricValue(reg, "kun_cluster_healthy", {{"namespace", "default"}, {"name", "b"}}), 0);
   m.clusterHealth("default/a", false);
-  EXPECT_EQ(valueOf(reg, "kun_cluster_healthy", {{"name", "a"}}), 0);
+  EXPECT_EQ(metricValue(reg, "kun_cluster_healthy", {{"name", "a"}}), 0);
   m.clusterHealth("default/a", std::nullopt);  // deleted: the series goes
-  EXPECT_EQ(valueOf(reg, "kun_cluster_healthy", {{"name", "a"}}), -1);
-  EXPECT_EQ(valueOf(reg, "kun_cluster_healthy", {{"name", "b"}}), 0);
+  EXPECT_EQ(metricValue(reg, "kun_cluster_healthy", {{"name", "a"}}), -1);
+  EXPECT_EQ(metricValue(reg, "kun_cluster_healthy", {{"name", "b"}}), 0);
 }
 
 TEST(MetricsExposer, ServesTheRegistryOverHttp) {
