@@ -180,7 +180,7 @@ RedisReply SentinelNode::instanceReply(const Instance& ri) const {
     add("voted-leader", ri.leader.empty() ? "?" : ri.leader);
     add("voted-leader-epoch", num(static_cast<std::int64_t>(ri.leaderEpoch)));
   }
-  return bulkArray(f);
+  return bulkArray(std::move(f));
 }
 
 void SentinelNode::appendViewDigest(const std::string& master, std::string& out) const {
