@@ -198,13 +198,6 @@ RedisReply bulkArray(const std::vector<std::string>& items) {
   return RedisReply::array(std::move(e));
 }
 
-RedisReply bulkArray(std::vector<std::string>&& items) {
-  std::vector<RedisReply> e;
-  e.reserve(items.size());
-  for (auto& i : items) e.push_back(RedisReply::bulk(std::move(i)));
-  return RedisReply::array(std::move(e));
-}
-
 RedisReply intReply(std::int64_t v) { return RedisReply::integerReply(v); }
 
 std::string hexId(Random& rng) {

@@ -43,7 +43,6 @@ RedisReply errSyntax();
 RedisReply ok();
 
 RedisReply bulkArray(const std::vector<std::string>& items);
-RedisReply bulkArray(std::vector<std::string>&& items);  // the strings moved in, not copied
 RedisReply intReply(std::int64_t v);
 // A 40-character hex id (run ids, replication ids) from a random source.
 std::string hexId(Random& rng);
