@@ -84,7 +84,7 @@ struct ClusterSamples {
   std::vector<std::pair<TimePoint, bool>> healthChanges;  // (time, healthy) when it flips
   std::optional<TimePoint> twoMastersSince;
   std::string named;            // the master most sentinels name
-  std::int64_t epoch = 0;       // the config epoch the majority named it under
+  std::int64_t epoch = 0;       // the highest config epoch they report
   std::vector<SentinelFailover> failovers;
 };
 
@@ -319,25 +319,21 @@ void Runner::sample() {
 }
 
 void Runner::noteFailover(ClusterSamples& cs, const rediscluster::ClusterView& view) {
-  // The epoch is that of the sentinels naming each master: a lone sentinel that has seen
-  // the failover first (its peers not yet) must not use up the epoch the majority later
-  // names the new master under.
-  std::map<std::string, std::pair<int, std::int64_t>> votes;  // ip -> (sentinels, their highest epoch)
+  std::map<std::string, int> votes;
+  std::int64_t epoch = 0;
   int reachable = 0;
   for (const auto& s : view.sentinels) {
     if (!s.reachable || !s.monitoring) continue;
     ++reachable;
-    auto& [n, epoch] = votes[s.master.ip];
-    ++n;
+    ++votes[s.master.ip];
     epoch = std::max(epoch, s.master.configEpoch);
   }
-  for (const auto& [ip, vote] : votes) {
-    const auto [n, epoch] = vote;
+  for (const auto& [ip, n] : votes) {
     if (2 * n <= reachable || ip == cs.named) continue;
     if (!cs.named.empty() && epoch > cs.epoch) cs.failovers.push_back({w_.loop().now(), cs.named, ip});
     cs.named = ip;
-    cs.epoch = std::max(cs.epoch, epoch);
   }
+  cs.epoch = std::max(cs.epoch, epoch);
 }
 
 void Runner::armSampler() {

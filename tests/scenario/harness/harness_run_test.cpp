@@ -176,17 +176,5 @@ TEST(HarnessRun, AKeptViewJudgesAsAFreshOne) {
   }
 }
 
-// A failover that one sentinel sees first (the others still on the old master, or a new
-// sentinel on the placeholder) is recorded when the majority follows, under that epoch:
-// the old master's last writes count as Sentinel's failover loss, not as unexplained.
-TEST(HarnessRun, AFailoverSeenFirstByOneSentinelExplainsItsLosses) {
-  auto s = readScenarioFile(libraryFile("master-and-sentinel-killed.yaml"));
-  ASSERT_TRUE(s.ok()) << s.error().message;
-  const auto r = runScenario(*s, quick(2091)).report;
-  EXPECT_TRUE(r.passed()) << r.failureDetail;
-  EXPECT_GT(r.lostByCause.count("sentinel-failover") ? r.lostByCause.at("sentinel-failover") : 0, 0);
-  EXPECT_EQ(r.lostByCause.count("unexplained"), 0u);
-}
-
 }  // namespace
 }  // namespace kun::scenario
