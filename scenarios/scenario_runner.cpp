@@ -8,6 +8,7 @@
 
 #include "chaos/faults/schedule_runner.h"
 #include "core/api/object.h"
+#include "scenarios/failover_attempts.h"
 #include "scenarios/failover_readiness.h"
 #include "scenarios/invariants.h"
 #include "scenarios/key_client.h"
@@ -64,6 +65,17 @@ bool splitsBrain(FaultKind k) {
   }
 }
 
+// Faults that leave replicas behind the master or make Sentinel fail it over: those that
+// lose writes, but for a network delay too short for Sentinel to think the master down.
+bool cutsOffMaster(const chaos::Fault& f, std::int64_t downAfterMs) {
+  if (f.kind == FaultKind::NetworkDelay) return 2 * f.latency >= milliseconds(downAfterMs);
+  return losesWrites(f.kind);
+}
+
+// How long a write the master acknowledged may take to reach a replica that keeps up: the
+// simulated links' latency, many times over.
+constexpr Duration kReplicationInFlight = milliseconds(50);
+
 constexpr Duration kPoll = milliseconds(100);
 constexpr Duration kSettle = seconds(5);
 
@@ -76,15 +88,17 @@ struct ClusterRef {
 // A failover the Sentinels made (the master they name changed under a higher config
 // epoch), as opposed to a change the operator made by re-monitoring.
 struct SentinelFailover {
-  TimePoint at;
+  TimePoint began;  // the attempt that won began (+try-failover)
+  TimePoint at;     // the sampler saw the majority name the new master
   std::string from, to;
+  bool requested = false;  // by SENTINEL FAILOVER, not on a master Sentinel held down
 };
 
 struct ClusterSamples {
   std::vector<std::pair<TimePoint, bool>> healthChanges;  // (time, healthy) when it flips
   std::optional<TimePoint> twoMastersSince;
   std::string named;            // the master most sentinels name
-  std::int64_t epoch = 0;       // the highest config epoch they report
+  std::int64_t epoch = 0;       // the config epoch the majority named it under
   std::vector<SentinelFailover> failovers;
 };
 
@@ -158,6 +172,10 @@ class Runner {
   // The liveness checks of one cluster on the world as it is now, by invariant name.
   std::vector<std::pair<std::string_view, std::optional<std::string>>> convergence(const ClusterRef& c);
   void classifyLosses(const std::vector<LostWrite>& lost);
+  // Whether a fault that can part the master from its replicas or make Sentinel fail it
+  // over was on (or had just ended) when the write was acknowledged, and began before the
+  // failover attempt.
+  bool cutOffByFault(const std::vector<chaos::FaultRecord>& faults, TimePoint write, TimePoint attempt) const;
   std::vector<chaos::FaultRecord> allFaults() const;
   void finishReport(std::chrono::steady_clock::time_point wallStart);
   std::int64_t downAfterMs() const { return o_.heal.downAfterMs; }
@@ -185,6 +203,7 @@ class Runner {
   bool sampling_ = true;
   std::set<std::string> lostKeys_;  // key=value of each loss counted, so a loss counts once
   WriteDurability durability_;      // what every node held as each write-losing fault began
+  FailoverAttempts tries_{w_.world().redis()};
   FailoverReadiness readiness_;     // failover-ready, for the primary cluster
 };
 
@@ -319,21 +338,30 @@ void Runner::sample() {
 }
 
 void Runner::noteFailover(ClusterSamples& cs, const rediscluster::ClusterView& view) {
-  std::map<std::string, int> votes;
-  std::int64_t epoch = 0;
+  // The epoch is that of the sentinels naming each master: a lone sentinel that has seen
+  // the failover first (its peers not yet) must not use up the epoch the majority later
+  // names the new master under.
+  std::map<std::string, std::pair<int, std::int64_t>> votes;  // ip -> (sentinels, their highest epoch)
   int reachable = 0;
   for (const auto& s : view.sentinels) {
     if (!s.reachable || !s.monitoring) continue;
     ++reachable;
-    ++votes[s.master.ip];
+    auto& [n, epoch] = votes[s.master.ip];
+    ++n;
     epoch = std::max(epoch, s.master.configEpoch);
   }
-  for (const auto& [ip, n] : votes) {
+  const TimePoint now = w_.loop().now();
+  for (const auto& [ip, vote] : votes) {
+    const auto [n, epoch] = vote;
     if (2 * n <= reachable || ip == cs.named) continue;
-    if (!cs.named.empty() && epoch > cs.epoch) cs.failovers.push_back({w_.loop().now(), cs.named, ip});
+    if (!cs.named.empty() && epoch > cs.epoch) {
+      const TimePoint since = cs.failovers.empty() ? start_ : cs.failovers.back().at;
+      const auto attempt = tries_.find(cs.named, epoch, since);
+      cs.failovers.push_back({attempt ? attempt->at : now, now, cs.named, ip, attempt && attempt->requested});
+    }
     cs.named = ip;
+    cs.epoch = std::max(cs.epoch, epoch);
   }
-  cs.epoch = std::max(cs.epoch, epoch);
 }
 
 void Runner::armSampler() {
@@ -495,6 +523,14 @@ std::vector<chaos::FaultRecord> Runner::allFaults() const {
   return all;
 }
 
+bool Runner::cutOffByFault(const std::vector<chaos::FaultRecord>& faults, TimePoint write, TimePoint attempt) const {
+  for (const auto& f : faults) {
+    if (!f.applied || !cutsOffMaster(f.fault, downAfterMs()) || f.began > attempt || f.began > write) continue;
+    if (write <= f.ended.value_or(f.began) + splitBrainBound(downAfterMs())) return true;
+  }
+  return false;
+}
+
 void Runner::classifyLosses(const std::vector<LostWrite>& lost) {
   const auto faults = allFaults();
   for (const auto& l : lost) {
@@ -506,15 +542,21 @@ void Runner::classifyLosses(const std::vector<LostWrite>& lost) {
         cause = std::string(chaos::faultKindName(f.fault.kind));
         break;
       }
-    // A Sentinel failover away from the node that acknowledged the write: Sentinel does not
-    // pause clients, so what the old master took after the new one was chosen is discarded
-    // when it becomes a replica — Sentinel's documented loss, even for a requested failover.
-    // That includes writes just after the failover is seen: a sentinel that has not had the
-    // new epoch's hello yet still names the old master, which answers as one until it is
-    // converted (the split-brain bound).
+    // A Sentinel failover away from the node that acknowledged the write. Sentinel does not
+    // pause clients, so what the old master took after the winning attempt began is
+    // discarded when it becomes a replica — Sentinel's documented loss, even for a requested
+    // failover — up to the split-brain bound after the switch (a sentinel that has not had
+    // the new epoch's hello yet still names the old master, which answers as one until it is
+    // converted). What it took before the attempt, the promoted replica had (replication in
+    // flight aside) unless a fault cut it off from the master and Sentinel failed over on
+    // its own (then what the master took from the fault on is Sentinel's loss too). A
+    // failover asked for (by the operator, or the shutdown script of a pod the operator
+    // deleted) while the replica was behind loses what it lacked: the operator's bug.
     if (cause == "unexplained")
       for (const auto& fo : samples_[primary_.name].failovers)
-        if (fo.from == l.write.master && fo.at + splitBrainBound(downAfterMs()) >= l.write.at) {
+        if (fo.from == l.write.master && fo.at + splitBrainBound(downAfterMs()) >= l.write.at &&
+            (l.write.at + kReplicationInFlight >= fo.began ||
+             (!fo.requested && cutOffByFault(faults, l.write.at, fo.began)))) {
           cause = "sentinel-failover";
           break;
         }

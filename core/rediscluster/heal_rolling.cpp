@@ -4,8 +4,8 @@
 // whole (every pod answering, one master, every replica in sync):
 //   replicas first (the highest ordinal first, as a StatefulSet rolls); then, with every
 //   replica on the new revision and in sync, the old master is fenced (it refuses writes)
-//   and SENTINEL FAILOVER moves the master to one of them; the old master, a replica now,
-//   is replaced in a later pass like any replica.
+//   and, once a replica has its last offset, SENTINEL FAILOVER moves the master to it; the
+//   old master, a replica now, is replaced in a later pass like any replica.
 // So never more than one pod is down, and the replica Sentinel promotes has the data.
 #include <algorithm>
 
@@ -75,14 +75,34 @@ Next healRolling(HealRun& run) {
   // Fence the old master first: Sentinel promotes a replica but leaves the old master
   // serving until it converts it, seconds later, and what it acknowledges meanwhile is
   // lost with the resync. Asking for more good replicas than exist makes it refuse writes
-  // (NOREPLICAS, never acknowledged) at once; the replicas are in sync, so the promoted one
-  // has every write acknowledged before. The fence goes with the pod, replaced next as an
-  // old-revision replica; a spec.config value for it is restored by heal_config.
+  // (NOREPLICAS, never acknowledged) at once. The fence goes with the pod, replaced next as
+  // an old-revision replica; a spec.config value for it is restored by heal_config.
   const std::string fence = std::to_string(run.rc().spec.size);
-  if (!run.changeRedis(*master, {"CONFIG", "SET", "min-replicas-to-write", fence},
-                       master->pod.name + ": CONFIG SET min-replicas-to-write " + fence + " (writes fenced for the failover)")
-           .ok())
+  auto fenced = run.readRedis(*master, {"CONFIG", "GET", "min-replicas-to-write"});
+  if (!fenced.ok()) {
+    run.fail(makeError(fenced.error().reason, master->pod.name + ": CONFIG GET min-replicas-to-write: " + fenced.error().message));
     return Next::Stop;
+  }
+  if (fenced->elements.size() != 2 || fenced->elements[1].str != fence) {
+    if (run.changeRedis(*master, {"CONFIG", "SET", "min-replicas-to-write", fence},
+                        master->pod.name + ": CONFIG SET min-replicas-to-write " + fence + " (writes fenced for the failover)")
+            .ok())
+      run.requeue(HealPhase::Updating);
+    return Next::Stop;
+  }
+  // Fenced since the last pass, so the offset this pass read is the master's last: Sentinel
+  // promotes the replica with the highest offset, which must have reached it. A link that
+  // looks up is not enough — the stream can be held up (a one-way cut, a slow link).
+  const bool caughtUp = std::any_of(view.redis.begin(), view.redis.end(), [&](const RedisNodeView& n) {
+    return n.pod.ip != run.masterIp && n.inSync() && n.replication.masterHost == run.masterIp &&
+           n.replication.slaveReplOffset >= master->replication.masterReplOffset;
+  });
+  if (!caughtUp) {
+    run.action("rolling restart waits for a replica to have every write the fenced master " + master->pod.name +
+               " acknowledged");
+    run.requeue(HealPhase::Updating);
+    return Next::Stop;
+  }
   if (!run.changeSentinel(*s, {"SENTINEL", "FAILOVER", std::string(layout::kMasterName)},
                           "SENTINEL FAILOVER (master " + master->pod.name + " is on the old revision)")
            .ok())

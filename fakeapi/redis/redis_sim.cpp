@@ -30,8 +30,14 @@ SentinelNode& RedisSim::addSentinel(SentinelOptions opts) {
   sentinels_.erase(ep);
   auto node = std::make_unique<SentinelNode>(fabric_, forkFor("sentinel", ep), std::move(opts), trace_);
   SentinelNode& ref = *node;
+  if (sentinelEvents_) ref.setEventListener(sentinelEvents_);
   sentinels_[ep] = std::move(node);
   return ref;
+}
+
+void RedisSim::setSentinelEventListener(SentinelNode::EventListener l) {
+  sentinelEvents_ = std::move(l);
+  for (auto& [ep, s] : sentinels_) s->setEventListener(sentinelEvents_);
 }
 
 void RedisSim::remove(const RedisEndpoint& ep) {

@@ -35,6 +35,10 @@ class RedisSim {
   std::vector<RedisNode*> redisNodes() const;
   std::vector<SentinelNode*> sentinels() const;
 
+  // Every sentinel's events (those there are and those added later), as they happen: for
+  // an observer that must know when a failover began, not when a poll first saw it.
+  void setSentinelEventListener(SentinelNode::EventListener l);
+
   SimRedisAdmin& admin(const std::string& clientIp);
   Fabric& fabric() { return fabric_; }
   NetworkModel& net() { return net_; }
@@ -53,6 +57,7 @@ class RedisSim {
   std::map<RedisEndpoint, std::unique_ptr<RedisNode>> redis_;
   std::map<RedisEndpoint, std::unique_ptr<SentinelNode>> sentinels_;
   std::map<std::string, std::unique_ptr<SimRedisAdmin>> admins_;
+  SentinelNode::EventListener sentinelEvents_;
 };
 
 }  // namespace kun::redissim

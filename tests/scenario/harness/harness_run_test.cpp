@@ -121,10 +121,10 @@ TEST(HarnessRun, CatchesAnOperatorThatSkipsSentinelReset) {
   EXPECT_TRUE(good.passed()) << good.failureDetail << "\n" << invariantsText(good);
 }
 
-// Restarting the master while it still leads loses what only it had: the harness must
-// tell that from the writes a Sentinel failover itself drops.
+// Restarting the master while the replicas lag loses what only it had: the harness must
+// tell that from the writes a Sentinel failover itself drops (those after it began).
 TEST(HarnessRun, CatchesAnOperatorThatRestartsTheMasterBeforeAFailover) {
-  auto s = readScenarioFile(libraryFile("rolling-image.yaml"));
+  auto s = readScenarioFile(libraryFile("rolling-image-lagging.yaml"));
   ASSERT_TRUE(s.ok()) << s.error().message;
   RunOptions broken = quick(1);
   broken.heal.restartMasterBeforeSyncForTest = true;
@@ -135,6 +135,23 @@ TEST(HarnessRun, CatchesAnOperatorThatRestartsTheMasterBeforeAFailover) {
   EXPECT_TRUE(good.passed()) << good.failureDetail << "\n" << invariantsText(good);
   EXPECT_EQ(good.lostByCause.count("unexplained"), 0u);
   EXPECT_GT(good.writesAcknowledged, 300);
+}
+
+// The operator's own roll fences the master before SENTINEL FAILOVER, so not even the
+// writes Sentinel's failover window would drop are lost; restarting the master first
+// leaves its shutdown script's unfenced failover, whose losses are Sentinel's.
+TEST(HarnessRun, TheFencedRollLosesNothingTheUnfencedOneOnlyTheFailoverWindow) {
+  auto s = readScenarioFile(libraryFile("rolling-image.yaml"));
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  const auto good = runScenario(*s, quick(1)).report;
+  EXPECT_TRUE(good.passed()) << good.failureDetail;
+  EXPECT_EQ(good.writesLost, 0);
+  RunOptions unfenced = quick(1);
+  unfenced.heal.restartMasterBeforeSyncForTest = true;
+  const auto bad = runScenario(*s, unfenced).report;
+  EXPECT_TRUE(bad.passed()) << bad.failureDetail;
+  EXPECT_GT(bad.lostByCause.count("sentinel-failover") ? bad.lostByCause.at("sentinel-failover") : 0, 0);
+  EXPECT_EQ(bad.lostByCause.count("unexplained"), 0u);
 }
 
 TEST(HarnessRun, AStepThatCannotBeAppliedIsBadInput) {
@@ -174,6 +191,18 @@ TEST(HarnessRun, AKeptViewJudgesAsAFreshOne) {
     EXPECT_GT(r.viewCache.compared, 100u) << s.name;
     EXPECT_TRUE(r.viewCache.mismatches.empty()) << s.name << ": " << r.viewCache.mismatches.front();
   }
+}
+
+// A failover that one sentinel sees first (the others still on the old master, or a new
+// sentinel on the placeholder) is recorded when the majority follows, under that epoch:
+// the old master's last writes count as Sentinel's failover loss, not as unexplained.
+TEST(HarnessRun, AFailoverSeenFirstByOneSentinelExplainsItsLosses) {
+  auto s = readScenarioFile(libraryFile("master-and-sentinel-killed.yaml"));
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  const auto r = runScenario(*s, quick(2091)).report;
+  EXPECT_TRUE(r.passed()) << r.failureDetail;
+  EXPECT_GT(r.lostByCause.count("sentinel-failover") ? r.lostByCause.at("sentinel-failover") : 0, 0);
+  EXPECT_EQ(r.lostByCause.count("unexplained"), 0u);
 }
 
 }  // namespace

@@ -118,6 +118,59 @@ TEST(HealRolling, ReplicasFirstEachInSyncThenTheMasterMovesAway) {
   EXPECT_FALSE(r.changed()) << c.w.allActions();
 }
 
+// A replica whose link looks up while the master's stream to it is held up (a one-way cut)
+// lacks the master's last writes: the fenced master is not moved until one has them.
+TEST(HealRolling, TheFencedMasterMovesOnlyOnceAReplicaHasItsLastWrite) {
+  Rolling c;
+  ASSERT_TRUE(c.ok) << c.w.why();
+  auto& w = c.w;
+  const auto linked = [&] {
+    int n = 0;
+    for (const auto& p : w.redisPods)
+      if (auto* o = w.node(p.name); o && !o->isMaster() && o->masterLinkUp()) ++n;
+    return n == 2;
+  };
+  // Roll the two replicas and let them sync, stopping before the pass that fences.
+  for (int i = 0; i < 200 && !(c.deletions.size() == 2 && linked()); ++i) {
+    auto r = w.pass();
+    w.onPass(r);
+    w.loop.runFor(r.requeueAfter.value_or(seconds(1)));
+  }
+  ASSERT_EQ(c.deletions.size(), 2u) << w.allActions();
+  ASSERT_TRUE(linked());
+  ASSERT_EQ(w.countActions("min-replicas-to-write"), 0) << w.allActions();
+
+  const std::string master = w.health().masterIP;
+  std::vector<std::string> replicas;
+  for (const auto& p : w.redisPods)
+    if (p.ip != master) replicas.push_back(p.ip);
+  for (const auto& r : replicas) w.net.cut(master, r);
+  auto set = w.admin.command({master, rediscluster::layout::kRedisPort}, {"SET", "last", "write"}, {});
+  ASSERT_TRUE(set.ok() && set->isOk());
+
+  for (int i = 0; i < 8; ++i) {
+    auto r = w.pass();
+    w.loop.runFor(r.requeueAfter.value_or(seconds(1)));
+  }
+  EXPECT_EQ(w.countActions("CONFIG SET min-replicas-to-write 3"), 1) << w.allActions();
+  EXPECT_EQ(w.countActions("SENTINEL FAILOVER"), 0) << w.allActions();
+  EXPECT_NE(w.allActions().find("waits for a replica to have every write"), std::string::npos) << w.allActions();
+
+  for (const auto& r : replicas) w.net.restore(master, r);
+  for (int i = 0; i < 200 && c.deletions.size() < 3; ++i) {
+    auto r = w.pass();
+    w.onPass(r);
+    w.loop.runFor(r.requeueAfter.value_or(seconds(1)));
+  }
+  ASSERT_TRUE(w.converge(200)) << w.why() << w.allActions();
+  EXPECT_EQ(w.countActions("SENTINEL FAILOVER"), 1) << w.allActions();
+  const std::string now = w.health().masterIP;
+  ASSERT_NE(now, master);
+  auto get = w.admin.command({now, rediscluster::layout::kRedisPort}, {"GET", "last"}, {});
+  ASSERT_TRUE(get.ok());
+  EXPECT_EQ(get->str, "write");
+}
+
 TEST(HealRolling, RestartMasterBeforeSyncForTestDeletesTheMasterFirst) {
   rediscluster::HealOptions o;
   o.restartMasterBeforeSyncForTest = true;
