@@ -8,6 +8,7 @@
 
 #include "chaos/faults/schedule_runner.h"
 #include "core/api/object.h"
+#include "core/rediscluster/conditions.h"
 #include "scenarios/failover_attempts.h"
 #include "scenarios/failover_readiness.h"
 #include "scenarios/invariants.h"
@@ -150,6 +151,9 @@ class Runner {
   rediscluster::Health healthOf(const ClusterRef& c, const api::RedisCluster& rc, const rediscluster::ClusterView& view);
   rediscluster::Health healthOf(const ClusterRef& c, const api::RedisCluster& rc);
   bool allHealthy();
+  // "RedisCluster NS/NAME: <the operator's message>" for the first cluster whose spec the
+  // operator rejected (condition Failed, reason InvalidSpec); "" when none is.
+  std::string rejectedSpec();
   // Runs the world until pred holds, looking every kPoll of virtual time (the conditions
   // observe the whole cluster: too dear to ask after every event); false at the timeout.
   bool waitUntil(const std::function<bool()>& pred, Duration timeout);
@@ -227,6 +231,17 @@ bool Runner::allHealthy() {
     all = rc && healthOf(c, *rc).healthy && all;
   }
   return all;
+}
+
+std::string Runner::rejectedSpec() {
+  for (const auto& c : clusters_) {
+    auto rc = cluster(c);
+    if (!rc) continue;
+    const auto* failed = api::findCondition(rc->status, rediscluster::conditions::kFailed);
+    if (failed && failed->status == "True" && failed->reason == "InvalidSpec")
+      return fmt::format("RedisCluster {}/{} rejected by the operator: {}", c.ns, c.name, failed->message);
+  }
+  return {};
 }
 
 bool Runner::waitUntil(const std::function<bool()>& pred, Duration timeout) {
@@ -742,7 +757,13 @@ RunResult Runner::run() {
   }
   armSampler();
   progress(fmt::format("{}: seed {}, waiting for the first health", s_.name, seed_));
-  if (!waitUntil([&] { return allHealthy(); }, o_.firstHealthTimeout)) {
+  std::string rejected;  // a manifest the operator refused: the scenario is at fault, not it
+  if (!waitUntil([&] { return allHealthy() || !(rejected = rejectedSpec()).empty(); }, o_.firstHealthTimeout) ||
+      !rejected.empty()) {
+    if (!rejected.empty()) {
+      report_.fail(FailureClass::BadInput, fmt::format("{}: manifests: {}", where(), rejected));
+      return finish();
+    }
     std::string why;
     (void)evaluate("healthy", why);
     violate(inv::kEventualHealth, fmt::format("never healthy within {} s of creation: {}",

@@ -154,6 +154,25 @@ TEST(HarnessRun, TheFencedRollLosesNothingTheUnfencedOneOnlyTheFailoverWindow) {
   EXPECT_EQ(bad.lostByCause.count("unexplained"), 0u);
 }
 
+// A manifest the operator refuses is the scenario's fault: bad input naming the field, at
+// once, not "never healthy" after the first-health timeout.
+TEST(HarnessRun, AManifestTheOperatorRejectsIsBadInput) {
+  const Scenario s = parsed(R"(name: rejected
+manifests:
+  - apiVersion: redis.kun/v1beta1
+    kind: RedisCluster
+    metadata: {name: demo, namespace: default}
+    spec: {size: 3, config: {port: "7000"}}
+steps:
+  - write: {keys: 5, prefix: k}
+)");
+  const auto r = runScenario(s, quick(1)).report;
+  EXPECT_EQ(r.failure, FailureClass::BadInput) << r.failureDetail;
+  EXPECT_EQ(r.exitCode(), 2);
+  EXPECT_NE(r.failureDetail.find("spec.config.port"), std::string::npos) << r.failureDetail;
+  EXPECT_LT(r.virtualSeconds, 60) << "decided at the operator's first pass, not at the timeout";
+}
+
 TEST(HarnessRun, AStepThatCannotBeAppliedIsBadInput) {
   Scenario s = parsed(kKillMaster);
   s.steps.resize(1);
