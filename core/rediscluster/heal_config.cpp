@@ -7,6 +7,9 @@
 // an error: it applies from redis.conf when the pod next restarts. A node found right is
 // not asked again for HealOptions::configRecheck (ConfigChecks), unless the pass changed
 // something.
+// min-replicas-to-write is also the rolling restart's write fence (heal_rolling.cpp): it is
+// held at spec.config's value (Redis' default 0 without one) except on the master a roll
+// is moving, so a fence left behind (a roll reverted while it waited) is lifted.
 #include <map>
 
 #include "core/rediscluster/config_values.h"
@@ -87,9 +90,15 @@ Next healConfig(HealRun& run) {
   std::map<std::string, std::string> want;
   for (const auto& [k, v] : run.rc().spec.config) want[lowerCase(k)] = v;
   want["masterauth"] = run.password();
+  if (!want.count("min-slaves-to-write")) want.try_emplace("min-replicas-to-write", "0");
   for (const auto& n : run.view().redis) {
     if (!n.reachable || n.pod.terminating) continue;
-    if (!staysAfterScale(run.rc(), n)) {
+    if (rollMovesMaster(run, n)) {
+      auto fenced = want;
+      fenced.erase("min-replicas-to-write");
+      fenced.erase("min-slaves-to-write");
+      healNode(run, n, fenced);
+    } else if (!staysAfterScale(run.rc(), n)) {
       // Going with a scale-down: heal_scale keeps Sentinel from promoting it.
       auto going = want;
       going.erase("slave-priority");

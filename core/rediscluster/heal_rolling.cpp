@@ -35,6 +35,12 @@ Next deletePod(HealRun& run, const RedisNodeView& n, const std::string& why) {
 
 }  // namespace
 
+bool rollMovesMaster(const HealRun& run, const RedisNodeView& n) {
+  if (run.ctx.redisUpdateRevision.empty() || n.pod.ip != run.masterIp || !outdated(run, n)) return false;
+  const auto& redis = run.view().redis;
+  return std::none_of(redis.begin(), redis.end(), [&](const RedisNodeView& o) { return &o != &n && outdated(run, o); });
+}
+
 Next healRolling(HealRun& run) {
   if (run.ctx.redisUpdateRevision.empty() || run.masterIp.empty()) return Next::Continue;
   const auto& view = run.view();

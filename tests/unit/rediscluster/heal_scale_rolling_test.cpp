@@ -171,6 +171,25 @@ TEST(HealRolling, TheFencedMasterMovesOnlyOnceAReplicaHasItsLastWrite) {
   EXPECT_EQ(get->str, "write");
 }
 
+// A fence the roll no longer needs (the change was reverted while the master waited) is
+// lifted: the master must not refuse writes for ever.
+TEST(HealRolling, AFenceLeftBehindIsLifted) {
+  HealWorld w;
+  ASSERT_TRUE(w.converge()) << w.why();
+  const std::string master = w.health().masterIP;
+  const RedisEndpoint ep{master, rediscluster::layout::kRedisPort};
+  ASSERT_TRUE(w.admin.command(ep, {"CONFIG", "SET", "min-replicas-to-write", "3"}, {}).ok());
+  ASSERT_TRUE(w.admin.command(ep, {"SET", "k", "v"}, {})->isError());
+  for (int i = 0; i < 40; ++i) {
+    auto r = w.pass();
+    w.loop.runFor(r.requeueAfter.value_or(seconds(1)));
+  }
+  EXPECT_GE(w.countActions("CONFIG SET min-replicas-to-write 0"), 1) << w.allActions();
+  auto set = w.admin.command(ep, {"SET", "k", "v"}, {});
+  ASSERT_TRUE(set.ok());
+  EXPECT_TRUE(set->isOk()) << set->str;
+}
+
 TEST(HealRolling, RestartMasterBeforeSyncForTestDeletesTheMasterFirst) {
   rediscluster::HealOptions o;
   o.restartMasterBeforeSyncForTest = true;
