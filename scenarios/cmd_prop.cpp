@@ -32,7 +32,8 @@ bool parseNumber(const std::string& option, const std::string& text, std::uint64
 
 int propertyRuns(int argc, char** argv) {
   po::options_description d("options");
-  std::string runs = "100", seed = "1", maxFaults = "5", minutes = "10", faults, out = ".";
+  std::string runs = "100", seed = "1", maxFaults = "5", minutes = "10", faults, out = ".",
+              shrinkBudget = "300";
   std::vector<std::string> breaks;
   bool quiet = false, deleteCluster = false;
   d.add_options()("runs", po::value(&runs)->value_name("N"), "schedules to try (default 100)")(
@@ -42,6 +43,8 @@ int propertyRuns(int argc, char** argv) {
       "comma-separated fault kinds to draw from, e.g. pod-kill,network-partition (default: all)")(
       "minutes", po::value(&minutes)->value_name("M"), "faults start within M virtual minutes (default 10)")(
       "out", po::value(&out)->value_name("DIR"), "where the minimal failing scenario is written (default .)")(
+      "shrink-budget", po::value(&shrinkBudget)->value_name("N"),
+      "stop shrinking after N runs and keep the smallest failure so far (default 300)")(
       "break", po::value(&breaks)->value_name("NAME"),
       "test a deliberately broken operator (repeatable); see kun-sim run --help")(
       "delete-cluster", po::bool_switch(&deleteCluster),
@@ -74,6 +77,8 @@ int propertyRuns(int argc, char** argv) {
   if (!parseNumber("seed", seed, 0, UINT64_MAX, opts.seed)) return 2;
   if (!parseNumber("max-faults", maxFaults, 1, 100, n)) return 2;
   opts.maxFaults = static_cast<int>(n);
+  if (!parseNumber("shrink-budget", shrinkBudget, 0, 1'000'000, n)) return 2;
+  opts.shrinkBudget = static_cast<int>(n);
   if (!parseNumber("minutes", minutes, 1, 24 * 60, n)) return 2;
   opts.horizon = kun::minutes(static_cast<std::int64_t>(n));
   auto kinds = chaos::parseFaultKinds(faults);
@@ -104,7 +109,8 @@ int propertyRuns(int argc, char** argv) {
   }
   std::printf("kun-sim prop: FAIL after %d passing runs (%d runs with shrinking): %s\n", r.passedBeforeFailure,
               r.trials, r.report.failureDetail.c_str());
-  std::printf("minimal failing schedule: %s\nreplay: %s\n", r.file.c_str(), r.replay.c_str());
+  std::printf("%s failing schedule: %s\nreplay: %s\n",
+              r.shrinkCut ? "smallest (shrink budget spent)" : "minimal", r.file.c_str(), r.replay.c_str());
   return 1;
 }
 

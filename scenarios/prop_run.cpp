@@ -68,22 +68,43 @@ PropResult runProperty(const PropOptions& opts) {
                               : healBound(opts.heal.downAfterMs, opts.heal.failoverTimeoutMs);
   std::optional<Scenario> lastFailing;
   bool shrinking = false;
+  int shrinkTrials = 0;
+  // The failure as a scenario file; "" or why it could not be written.
+  const auto writeFailing = [&](Scenario sc, const RunReport& report) -> std::string {
+    result.file = (std::filesystem::path(opts.outDir) / (sc.name + ".yaml")).string();
+    sc.description = fmt::format("minimal failing schedule found by kun-sim prop --seed {}{}: {}", opts.seed,
+                                 breaksArgs(opts.breaks), report.failureDetail);
+    std::error_code ec;
+    std::filesystem::create_directories(opts.outDir, ec);
+    std::ofstream f(result.file, std::ios::trunc);
+    f << writeScenario(sc);
+    f.close();
+    return f ? std::string() : "cannot write " + result.file;
+  };
   const auto property = [&] {
     auto faults = *rc::gen::resize(
         opts.maxFaults, rc::gen::nonEmpty(rc::gen::container<std::vector<chaos::Fault>>(genFault(kinds, so))));
     if (static_cast<int>(faults.size()) > opts.maxFaults) faults.resize(static_cast<std::size_t>(opts.maxFaults));
-    const auto worldSeed = *rc::gen::inRange<std::uint64_t>(1, 1u << 31);
+    // Not shrunk: another world seed is another world, no simpler than this one.
+    const auto worldSeed = *rc::gen::noShrink(rc::gen::inRange<std::uint64_t>(1, 1u << 31));
     // Drawn only when asked, so the schedules of a seed stay what they were without it.
     const bool deleteAtEnd = opts.deleteCluster && *rc::gen::arbitrary<bool>();
     chaos::FaultSchedule schedule;
     schedule.faults = faults;
     Scenario s = scenarioFromSchedule(fmt::format("prop-{}-{}", opts.seed, worldSeed), {defaultCluster()},
                                       schedule, worldSeed, settle, deleteAtEnd);
+    if (shrinking && shrinkTrials >= opts.shrinkBudget) {
+      // Out of budget: every candidate left counts as passing, so RapidCheck settles on
+      // the smallest failure found so far without running anything more.
+      result.shrinkCut = true;
+      return;
+    }
     RunOptions ro;
     ro.seed = worldSeed;
     ro.heal = opts.heal;
     const auto r = runScenario(s, ro);
     ++result.trials;
+    if (shrinking) ++shrinkTrials;
     if (!shrinking) {
       say(fmt::format("run {}/{}: {} fault(s){}, world seed {}: {}", result.trials, opts.runs, faults.size(),
                       deleteAtEnd ? " then delete" : "", worldSeed,
@@ -97,6 +118,7 @@ PropResult runProperty(const PropOptions& opts) {
       shrinking = true;
       lastFailing = s;
       result.report = r.report;
+      if (auto written = writeFailing(*lastFailing, result.report); !written.empty()) say("  cannot write it: " + written);
     }
     RC_ASSERT(r.report.passed());
   };
@@ -120,17 +142,8 @@ PropResult runProperty(const PropOptions& opts) {
   if (!outcome.is<rc::detail::FailureResult>() || !lastFailing) return result;
 
   result.failed = true;
-  std::error_code ec;
-  std::filesystem::create_directories(opts.outDir, ec);
-  result.file = (std::filesystem::path(opts.outDir) / (lastFailing->name + ".yaml")).string();
-  lastFailing->description = fmt::format(
-      "minimal failing schedule found by kun-sim prop --seed {}{}: {}", opts.seed, breaksArgs(opts.breaks),
-      result.report.failureDetail);
-  std::ofstream f(result.file, std::ios::trunc);
-  f << writeScenario(*lastFailing);
-  f.close();
-  if (!f) {
-    result.error = "cannot write " + result.file;
+  if (auto written = writeFailing(*lastFailing, result.report); !written.empty()) {
+    result.error = written;
     return result;
   }
   result.replay = "kun-sim replay " + result.file + breaksArgs(opts.breaks);

@@ -2,8 +2,8 @@
 // `kun-sim prop`: random fault schedules (and spec changes) against the operator, generated
 // and shrunk by RapidCheck. Each trial is a scenario (scenarioFromSchedule) run in the
 // simulator with a world seed of its own; the first failure is shrunk — fewer faults,
-// earlier, simpler — to a minimal failing schedule, which is written as a scenario file
-// that `kun-sim replay` runs again exactly.
+// earlier, simpler — to a minimal failing schedule (within a budget of trials), which is
+// written as a scenario file that `kun-sim replay` runs again exactly.
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -31,11 +31,15 @@ struct PropOptions {
   bool deleteCluster = false;
   std::vector<std::string> breaks;   // --break names, repeated in the replay command
   std::string outDir = ".";          // where the minimal failing scenario is written
+  // Shrinking stops after this many trials; the smallest failure found by then is the
+  // answer. Every smaller failure is written at once, so an interrupted shrink leaves one.
+  int shrinkBudget = 300;
   std::function<void(const std::string&)> progress;
 };
 
 struct PropResult {
   int trials = 0;         // scenario runs, shrinking included
+  bool shrinkCut = false; // the shrink budget ran out before RapidCheck was done
   int passedBeforeFailure = 0;
   bool failed = false;
   std::string file;       // the minimal failing scenario

@@ -58,5 +58,27 @@ TEST(PropRun, AnOperatorThatSkipsSentinelResetIsCaughtAndShrunk) {
   std::filesystem::remove_all(o.outDir);
 }
 
+// Shrinking stops at its budget with the smallest failure found so far, already on disk.
+TEST(PropRun, ShrinkingStopsAtItsBudget) {
+  auto o = small(1);
+  o.kinds = {chaos::FaultKind::PodKill};
+  o.breaks = {"skip-sentinel-reset"};
+  ASSERT_TRUE(applyOperatorBreak("skip-sentinel-reset", o.heal).ok());
+  o.shrinkBudget = 2;
+  const auto r = runProperty(o);
+  ASSERT_TRUE(r.error.empty()) << r.error;
+  ASSERT_TRUE(r.failed);
+  EXPECT_TRUE(r.shrinkCut);
+  EXPECT_LE(r.trials, r.passedBeforeFailure + 1 + o.shrinkBudget);
+  auto file = readScenarioFile(r.file);
+  ASSERT_TRUE(file.ok()) << file.error().message;
+  RunOptions replay;
+  replay.heal = o.heal;
+  const auto again = runScenario(*file, replay).report;
+  EXPECT_FALSE(again.passed());
+  EXPECT_EQ(again.traceHash, r.report.traceHash);
+  std::filesystem::remove_all(o.outDir);
+}
+
 }  // namespace
 }  // namespace kun::scenario
