@@ -5,7 +5,7 @@
 // - None otherwise: the master died. While a quorum of sentinels monitors the dead address
 //   Sentinel is about to fail over: wait for it, up to about two failover timeouts after
 //   the replicas lost their master (their own INFO says since when). After that, or when
-//   no quorum of sentinels monitors anything,
+//   no quorum of sentinels monitors anything, or when they know no live replica to promote,
 //   promote the replica with the highest offset — never the oldest pod (an empty,
 //   just-recreated pod can be the oldest-named), never a pod that is going away.
 // - Several: keep the one the sentinels name (clients follow them), else the one with the
@@ -126,7 +126,17 @@ Next noMaster(HealRun& run) {
   const SentinelMajority sm = sentinelMaster(view);
   const std::int32_t quorum = sentinelQuorum(run.rc().spec.sentinel.replicas);
   const std::int64_t patienceMs = 2 * run.opt().failoverTimeoutMs + run.opt().downAfterMs;
-  if (sm.votes >= quorum && masterGoneForMs(nodes) < patienceMs) {
+  // Sentinel promotes only a replica it knows, and it learns them from the master's INFO:
+  // when the master died before the sentinels saw a live replica (say, both replicas were
+  // re-syncing after a reset), no failover will ever come.
+  const bool sentinelKnowsAReplica = std::any_of(view.sentinels.begin(), view.sentinels.end(), [&](const auto& s) {
+    if (!s.reachable || !s.monitoring || s.master.ip != sm.ip) return false;
+    return std::any_of(s.replicas.begin(), s.replicas.end(), [&](const auto& r) {
+      const RedisNodeView* n = view.redisByIp(r.ip);
+      return n && candidate(run, *n) && n->isReplica() && !n->onPlaceholder();
+    });
+  });
+  if (sm.votes >= quorum && sentinelKnowsAReplica && masterGoneForMs(nodes) < patienceMs) {
     run.action("master " + sm.ip + " is gone; Sentinel is expected to fail over, waiting");
     run.requeue(HealPhase::Recovering);
     return Next::Stop;

@@ -74,6 +74,36 @@ TEST(HealMaster, LeavesAFailoverToSentinelWhileItCanStillDoIt) {
   EXPECT_EQ(w.countActions("promoted to master (no master)"), 0) << w.allActions();
 }
 
+// Sentinel promotes only a replica it knows, from the master's INFO: when the master dies
+// just after the sentinels forgot their replicas, no failover will come, so the operator
+// promotes at once instead of waiting out its patience.
+TEST(HealMaster, PromotesAtOnceWhenNoSentinelKnowsAReplica) {
+  HealWorld w;
+  ASSERT_TRUE(w.converge()) << w.why();
+  const std::string old = w.health().masterIP;
+  for (const auto& p : w.sentinelPods)
+    ASSERT_TRUE(w.admin.command({p.ip, rediscluster::layout::kSentinelPort}, {"SENTINEL", "RESET", "mymaster"}).ok());
+  std::int32_t ordinal = -1;
+  for (const auto& p : std::vector<rediscluster::PodInfo>(w.redisPods))
+    if (p.ip == old) {
+      ordinal = p.ordinal;
+      w.deleteRedisPod(p.name);
+    }
+  ASSERT_GE(ordinal, 0);
+  w.loop.runFor(milliseconds(100));
+  const auto v = w.view();
+  ASSERT_TRUE(v.masters().empty());
+  for (const auto& s : v.sentinels) {
+    EXPECT_TRUE(s.replicas.empty()) << s.pod.name;
+    EXPECT_EQ(s.master.ip, old) << s.pod.name;
+  }
+  (void)w.pass();
+  EXPECT_EQ(w.countActions("promoted to master (no master)"), 1) << w.allActions();
+  w.addRedisPod(ordinal);  // the StatefulSet re-creates the pod, at a new IP
+  ASSERT_TRUE(w.converge()) << w.why() << w.allActions();
+  EXPECT_NE(w.health().masterIP, old);
+}
+
 TEST(HealMaster, DoesNothingWhileASentinelFailoverIsInProgress) {
   HealWorld w;
   ASSERT_TRUE(w.converge()) << w.why();
