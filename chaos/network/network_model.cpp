@@ -158,13 +158,25 @@ void NetworkModel::schedule(NetNodeId from, NetNodeId to, std::uint64_t seq, Tim
   TimePoint at = loop_.now() + d;
   if (at < l.lastDelivery) at = l.lastDelivery;  // a stream never overtakes itself
   l.lastDelivery = at;
-  loop_.runAt(at, [this, from, to, seq, since, task = std::move(deliver)]() mutable {
-    if (!reachable(from, to)) {  // cut while in flight: retransmitted after the heal
-      hold(from, to, seq, since, std::move(task));
-      return;
-    }
-    task();
-  });
+  l.inFlight.push_back(InFlight{seq, since, std::move(deliver)});
+  loop_.runAt(at, [this, from, to] { arrive(from, to); });
+}
+
+void NetworkModel::arrive(NetNodeId from, NetNodeId to) {
+  Link& l = link(from, to);
+  InFlight p = std::move(l.inFlight[l.inFlightHead++]);
+  if (l.inFlightHead == l.inFlight.size()) {  // the usual case: nothing else on the way
+    l.inFlight.clear();
+    l.inFlightHead = 0;
+  } else if (l.inFlightHead >= 64 && 2 * l.inFlightHead >= l.inFlight.size()) {
+    l.inFlight.erase(l.inFlight.begin(), l.inFlight.begin() + static_cast<std::ptrdiff_t>(l.inFlightHead));
+    l.inFlightHead = 0;
+  }
+  if (!reachable(from, to)) {  // cut while in flight: retransmitted after the heal
+    hold(from, to, p.seq, p.since, std::move(p.task));
+    return;
+  }
+  p.task();
 }
 
 void NetworkModel::hold(NetNodeId from, NetNodeId to, std::uint64_t seq, TimePoint since, EventLoop::Task task) {

@@ -81,12 +81,23 @@ class NetworkModel {
   std::size_t held() const;
 
  private:
+  struct InFlight {
+    std::uint64_t seq;
+    TimePoint since;
+    EventLoop::Task task;
+  };
   struct Link {
     Duration extra{0};
     std::uint64_t lossNum = 0, lossDen = 1;
     bool cut = false;
     TimePoint lastDelivery{};
     std::uint64_t nextSeq = 0;  // send order, kept across a cut
+    // Packets on their way, in send order. Arrival times on a link never decrease and
+    // equal times run in scheduling order, so each arrival event of the link takes the
+    // front one: the loop's event carries only the link, not the packet (a wrapper around
+    // the packet's task would not fit in a Task and would cost an allocation per packet).
+    std::vector<InFlight> inFlight;
+    std::size_t inFlightHead = 0;
   };
   struct Held {
     TimePoint since;
@@ -98,6 +109,7 @@ class NetworkModel {
   void note(std::string text);
   void hold(NetNodeId from, NetNodeId to, std::uint64_t seq, TimePoint since, EventLoop::Task task);
   void schedule(NetNodeId from, NetNodeId to, std::uint64_t seq, TimePoint since, EventLoop::Task task);
+  void arrive(NetNodeId from, NetNodeId to);  // the front packet in flight on from -> to
   void releaseHeld();  // after any change of reachability
 
   EventLoop& loop_;

@@ -2,8 +2,8 @@
 // The Clock / event-loop seam. The operator schedules all its work through this interface;
 // a SimLoop runs it under virtual time, an AsioLoop under real time.
 #include <cstdint>
-#include <functional>
 
+#include "core/runtime/task.h"
 #include "core/runtime/time.h"
 
 namespace kun {
@@ -12,7 +12,8 @@ using TimerId = std::uint64_t;
 
 class EventLoop {
  public:
-  using Task = std::function<void()>;
+  // Move-only, with room inside for an event's captures (see task.h).
+  using Task = kun::Task;
   virtual ~EventLoop() = default;
 
   virtual TimePoint now() const = 0;

@@ -3,8 +3,7 @@
 // jumps to the next event; nothing here reads the wall clock.
 #include <cstdint>
 #include <functional>
-#include <map>
-#include <utility>
+#include <vector>
 
 #include "core/runtime/event_loop.h"
 
@@ -31,15 +30,36 @@ class SimLoop final : public EventLoop {
   bool runUntil(const std::function<bool()>& pred, TimePoint deadline);
   // Events run so far, and events waiting.
   std::uint64_t eventsRun() const { return eventsRun_; }
-  std::size_t pending() const { return queue_.size(); }
-  bool idle() const { return queue_.empty(); }
+  std::size_t pending() const { return live_; }
+  bool idle() const { return live_ == 0; }
   // Time of the next event, or TimePoint::max() when idle.
-  TimePoint nextEventTime() const;
+  TimePoint nextEventTime() const { return heap_.empty() ? TimePoint::max() : heap_.front().t; }
 
  private:
-  using Key = std::pair<TimePoint, std::uint64_t>;  // (time, sequence = TimerId)
-  std::map<Key, Task> queue_;
-  std::map<TimerId, TimePoint> byId_;
+  // The queue is a binary min-heap of (time, sequence) entries pointing into a pool of
+  // task slots, so an event costs no allocation once the pool and the heap have grown to
+  // the run's working size (a std::map did two node allocations per event). A cancelled
+  // event frees its slot at once and leaves its heap entry behind, recognised by the
+  // slot's sequence no longer matching; such entries are dropped when they reach the top,
+  // and the heap is rebuilt when they outnumber the live ones.
+  struct Entry {
+    TimePoint t;
+    std::uint64_t seq;
+    std::uint32_t slot;
+  };
+  struct Slot {
+    std::uint64_t seq = 0;  // 0: free
+    Task task;
+  };
+  static bool later(const Entry& a, const Entry& b) { return a.t != b.t ? a.t > b.t : a.seq > b.seq; }
+  bool liveEntry(const Entry& e) const { return slots_[e.slot].seq == e.seq; }
+  void popDead();  // drops cancelled entries from the top, so the top is always live
+  void compact();
+
+  std::vector<Entry> heap_;
+  std::vector<Slot> slots_;
+  std::vector<std::uint32_t> free_;
+  std::size_t live_ = 0;
   TimePoint now_{};
   std::int64_t epoch_;
   std::uint64_t nextSeq_ = 1;

@@ -53,14 +53,15 @@ NetNodeId Fabric::peerIp(ConnId c) const {
   return it == conns_.end() ? 0 : it->second.clientIp;
 }
 
-void Fabric::toClient(const Conn& c, std::function<void()> task) {
+template <class F>
+void Fabric::toClient(const Conn& c, F&& task) {
   if (c.owner == 0) {
     task();
     return;
   }
   SimProcess* p = process(c.owner);
   if (p == nullptr || p->incarnation() != c.ownerInc) return;
-  p->deliver(std::move(task));
+  p->deliver(std::forward<F>(task));
 }
 
 void Fabric::processDown(ProcId id) {

@@ -81,7 +81,8 @@ class Fabric {
     std::map<RequestId, std::function<void(RedisReply)>> pending;
   };
   // Runs task in the client side's process (queued when hung, dropped when it is down).
-  void toClient(const Conn& c, std::function<void()> task);
+  template <class F>
+  void toClient(const Conn& c, F&& task);
   // The server side is gone: the client learns after one hop (or, if that notice is lost,
   // when it next sends something).
   void resetToClient(ConnId id);

@@ -14,14 +14,24 @@ constexpr std::int64_t kLLMax = 9223372036854775807LL;
 const std::string kEmpty;
 }  // namespace
 
-RedisConfig::RedisConfig(std::string ownIp) : ownIp_(std::move(ownIp)) {
+RedisConfig::RedisConfig(std::string ownIp) : ownIp_(std::move(ownIp)), table_(&table()) {
+  values_.reserve(table_->params.size());
+  for (const Param& p : table_->params) values_.push_back(p.def);
+}
+
+const RedisConfig::Table& RedisConfig::table() {
+  static const Table t = buildTable();  // immutable after construction: no shared state
+  return t;
+}
+
+RedisConfig::Table RedisConfig::buildTable() {
+  Table t;
   using K = Kind;
-  auto add = [this](Param p) {
-    const std::size_t i = params_.size();
-    index_[p.name] = i;
-    for (const auto& a : p.aliases) index_[a] = i;
-    values_[p.name] = p.def;
-    params_.push_back(std::move(p));
+  auto add = [&t](Param p) {
+    const std::size_t i = t.params.size();
+    t.index[p.name] = i;
+    for (const auto& a : p.aliases) t.index[a] = i;
+    t.params.push_back(std::move(p));
   };
   auto boolean = [&](std::string n, std::string d, int flags = 0, std::vector<std::string> al = {}) {
     add(Param{std::move(n), K::Bool, std::move(d), flags, 0, 0, 0, 0, {}, std::move(al)});
@@ -131,32 +141,38 @@ RedisConfig::RedisConfig(std::string ownIp) : ownIp_(std::move(ownIp)) {
   integer("set-max-intset-entries", 512, 0, kLLMax);
   integer("zset-max-listpack-entries", 128, 0, kLLMax);
   choice("oom-score-adj", "no", {"no", "yes", "relative", "absolute"});
+  return t;
 }
 
-const RedisConfig::Param* RedisConfig::find(const std::string& name) const {
-  auto it = index_.find(name);
-  return it == index_.end() ? nullptr : &params_[it->second];
+std::size_t RedisConfig::find(std::string_view name) const {
+  auto it = table_->index.find(name);
+  return it == table_->index.end() ? std::string::npos : it->second;
 }
 
-bool RedisConfig::known(const std::string& name) const { return find(name) != nullptr; }
+bool RedisConfig::known(std::string_view name) const { return find(name) != std::string::npos; }
 
-std::string RedisConfig::canonical(const std::string& name) const {
-  const Param* p = find(name);
-  return p ? p->name : std::string();
+std::string RedisConfig::canonical(std::string_view name) const {
+  const std::size_t i = find(name);
+  return i == std::string::npos ? std::string() : table_->params[i].name;
 }
 
-const std::string& RedisConfig::str(const std::string& name) const {
-  const Param* p = find(name);
-  if (!p) return kEmpty;
-  return values_.at(p->name);
+const std::string& RedisConfig::str(std::string_view name) const {
+  const std::size_t i = find(name);
+  return i == std::string::npos ? kEmpty : values_[i];
 }
 
-std::int64_t RedisConfig::integer(const std::string& name) const {
+std::int64_t RedisConfig::integer(std::string_view name) const {
   auto v = parseInt(str(name));
   return v ? *v : 0;
 }
 
-bool RedisConfig::flag(const std::string& name) const { return str(name) == "yes"; }
+bool RedisConfig::flag(std::string_view name) const { return str(name) == "yes"; }
+
+std::map<std::string, std::string> RedisConfig::snapshot() const {
+  std::map<std::string, std::string> out;
+  for (std::size_t i = 0; i < values_.size(); ++i) out.emplace(table_->params[i].name, values_[i]);
+  return out;
+}
 
 std::string RedisConfig::normalize(const Param& p, const std::string& value, std::string* out) const {
   switch (p.kind) {
@@ -251,10 +267,11 @@ std::vector<std::pair<std::string, std::string>> RedisConfig::get(
     const std::vector<std::string>& patterns) const {
   std::map<std::string, std::string> found;
   for (const auto& pat : patterns) {
-    for (const auto& p : params_) {
-      if (globMatch(pat, p.name, true)) found[p.name] = values_.at(p.name);
+    for (std::size_t i = 0; i < values_.size(); ++i) {
+      const Param& p = table_->params[i];
+      if (globMatch(pat, p.name, true)) found[p.name] = values_[i];
       for (const auto& a : p.aliases)
-        if (globMatch(pat, a, true)) found[a] = values_.at(p.name);
+        if (globMatch(pat, a, true)) found[a] = values_[i];
     }
   }
   return {found.begin(), found.end()};
@@ -267,36 +284,37 @@ std::string RedisConfig::set(const std::vector<std::pair<std::string, std::strin
   };
   std::set<std::string> seen;
   for (const auto& [name, value] : kv) {
-    const Param* p = find(name);
-    if (!p) return "ERR Unknown option or number of arguments for CONFIG SET - '" + name + "'";
+    const std::size_t i = find(name);
+    if (i == std::string::npos) return "ERR Unknown option or number of arguments for CONFIG SET - '" + name + "'";
+    const Param* p = &table_->params[i];
     if (p->flags & kImmutable) return fail(name, "can't set immutable config");
     if (p->flags & kProtected) return fail(name, "can't set protected config");
     if (!seen.insert(p->name).second) return fail(name, "duplicate parameter");
   }
-  std::vector<std::pair<std::string, std::string>> next;
+  std::vector<std::pair<std::size_t, std::string>> next;
   for (const auto& [name, value] : kv) {
-    const Param* p = find(name);
+    const std::size_t i = find(name);
     std::string norm;
-    std::string err = normalize(*p, value, &norm);
+    std::string err = normalize(table_->params[i], value, &norm);
     if (!err.empty()) return fail(name, err);
-    next.emplace_back(p->name, norm);
+    next.emplace_back(i, std::move(norm));
   }
-  for (auto& [name, value] : next) {
-    if (values_[name] != value) {
-      values_[name] = value;
-      if (changed) changed->push_back(name);
+  for (auto& [i, value] : next) {
+    if (values_[i] != value) {
+      values_[i] = std::move(value);
+      if (changed) changed->push_back(table_->params[i].name);
     }
   }
   return {};
 }
 
 std::string RedisConfig::load(const std::string& name, const std::string& value) {
-  const Param* p = find(name);
-  if (!p) return "Bad directive or wrong number of arguments";
+  const std::size_t i = find(name);
+  if (i == std::string::npos) return "Bad directive or wrong number of arguments";
   std::string norm;
-  std::string err = normalize(*p, value, &norm);
+  std::string err = normalize(table_->params[i], value, &norm);
   if (!err.empty()) return err;
-  values_[p->name] = norm;
+  values_[i] = std::move(norm);
   return {};
 }
 

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -34,14 +35,15 @@ class RedisConfig {
   std::string load(const std::string& name, const std::string& value);
 
   // Canonical name or alias -> current value (normalized: memory in bytes, yes/no).
-  const std::string& str(const std::string& name) const;
-  std::int64_t integer(const std::string& name) const;
-  bool flag(const std::string& name) const;
-  bool known(const std::string& name) const;
-  std::string canonical(const std::string& name) const;
+  // Names are taken as views: callers pass literals, and the lookup never builds a string.
+  const std::string& str(std::string_view name) const;
+  std::int64_t integer(std::string_view name) const;
+  bool flag(std::string_view name) const;
+  bool known(std::string_view name) const;
+  std::string canonical(std::string_view name) const;
 
   // The whole configuration as redis.conf would hold it after CONFIG REWRITE.
-  std::map<std::string, std::string> snapshot() const { return values_; }
+  std::map<std::string, std::string> snapshot() const;
 
  private:
   enum class Kind { Bool, Int, Memory, Enum, String, Save, Bind };
@@ -58,14 +60,24 @@ class RedisConfig {
   static constexpr int kImmutable = 1;
   static constexpr int kProtected = 2;
 
-  const Param* find(const std::string& name) const;
+  // The parameter table is the same for every server and never changes: it is built once
+  // and shared (each node used to build its own at every boot), and a node keeps only its
+  // values, by table index.
+  struct Table {
+    std::vector<Param> params;
+    std::map<std::string, std::size_t, CaseLess> index;  // name or alias -> params index
+  };
+  static const Table& table();
+  static Table buildTable();
+
+  // Index of a name or alias in the table, or npos.
+  std::size_t find(std::string_view name) const;
   // Validates and normalizes; "" on success.
   std::string normalize(const Param& p, const std::string& value, std::string* out) const;
 
   std::string ownIp_;
-  std::vector<Param> params_;
-  std::map<std::string, std::size_t, CaseLess> index_;  // name or alias -> params_ index
-  std::map<std::string, std::string> values_;  // canonical name -> value
+  const Table* table_;
+  std::vector<std::string> values_;  // by table index
 };
 
 }  // namespace kun::redissim

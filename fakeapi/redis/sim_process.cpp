@@ -13,33 +13,6 @@ void SimProcess::record(std::string_view text) {
   if (trace_) trace_->record(loop().now(), traceName(), text);
 }
 
-void SimProcess::deliver(Task task) {
-  switch (state_) {
-    case State::Down:
-    case State::Starting:
-      return;
-    case State::Hung:
-      inbox_.push_back(std::move(task));
-      return;
-    case State::Running:
-      if (!inbox_.empty()) {  // still working through what piled up while hung
-        inbox_.push_back(std::move(task));
-        return;
-      }
-      task();
-      return;
-  }
-}
-
-TimerId SimProcess::after(Duration d, Task task) {
-  std::weak_ptr<int> alive = alive_;
-  const std::uint64_t inc = incarnation_;
-  return loop().runAfter(d, [this, alive, inc, task = std::move(task)]() mutable {
-    if (alive.expired() || inc != incarnation_) return;
-    deliver(std::move(task));
-  });
-}
-
 void SimProcess::crash() {
   if (state_ == State::Down) return;
   const bool booted = up();  // a process killed while starting had no state yet

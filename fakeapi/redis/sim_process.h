@@ -19,7 +19,7 @@ namespace kun::redissim {
 class SimProcess {
  public:
   enum class State { Down, Starting, Running, Hung };
-  using Task = std::function<void()>;
+  using Task = kun::Task;
 
   SimProcess(Fabric& fabric, std::string ip, Trace* trace);
   virtual ~SimProcess();
@@ -37,10 +37,36 @@ class SimProcess {
   // its dataset is not ready).
   virtual bool ready() const { return state_ == State::Running; }
 
-  // Runs task as this process (see the file comment).
-  void deliver(Task task);
-  // A timer of this incarnation; it dies with the process.
-  TimerId after(Duration d, Task task);
+  // Runs task as this process (see the file comment). A template, so that what runs at
+  // once (the common case) is called as it is, not first wrapped into a Task.
+  template <class F>
+  void deliver(F&& task) {
+    switch (state_) {
+      case State::Down:
+      case State::Starting:
+        return;
+      case State::Hung:
+        inbox_.emplace_back(std::forward<F>(task));
+        return;
+      case State::Running:
+        if (!inbox_.empty()) {  // still working through what piled up while hung
+          inbox_.emplace_back(std::forward<F>(task));
+          return;
+        }
+        task();
+        return;
+    }
+  }
+  // A timer of this incarnation; it dies with the process. The callable is captured as it
+  // is (not as a Task inside the timer's Task), so a small one needs no allocation.
+  template <class F>
+  TimerId after(Duration d, F&& task) {
+    return loop().runAfter(d, [this, alive = std::weak_ptr<int>(alive_), inc = incarnation_,
+                               task = std::forward<F>(task)]() mutable {
+      if (alive.expired() || inc != incarnation_) return;
+      deliver(std::move(task));
+    });
+  }
   void cancelTimer(TimerId id) { loop().cancel(id); }
 
   // --- lifecycle, driven by chaos or by a simulated kubelet -------------------------------

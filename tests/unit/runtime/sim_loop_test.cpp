@@ -1,6 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/runtime/sim_loop.h"
@@ -226,6 +229,38 @@ TEST(SimLoop, UsableThroughTheEventLoopInterface) {
   sim.runFor(seconds(1));
   EXPECT_TRUE(ran);
   EXPECT_EQ(loop.now(), at(1000));
+}
+
+TEST(SimLoop, CancelReleasesWhatTheTaskHoldsAtOnce) {
+  SimLoop loop;
+  auto token = std::make_shared<int>(0);
+  const TimerId id = loop.runAt(at(100), [token] {});
+  EXPECT_EQ(token.use_count(), 2);
+  EXPECT_TRUE(loop.cancel(id));
+  EXPECT_EQ(token.use_count(), 1);  // not kept until the cancelled time comes
+}
+
+TEST(SimLoop, ManyCancellationsKeepOrderAndCounts) {
+  // Enough cancelled events that the queue drops and rebuilds around them, mixed with
+  // reuse of freed slots by new events.
+  SimLoop loop;
+  std::vector<int> ran, want;
+  std::vector<TimerId> ids;
+  for (int i = 0; i < 2000; ++i) ids.push_back(loop.runAt(at(1000 + (i * 7919) % 500), [&ran, i] { ran.push_back(i); }));
+  for (int i = 0; i < 2000; ++i)
+    if (i % 10 != 3) EXPECT_TRUE(loop.cancel(ids[static_cast<std::size_t>(i)]));
+  for (int i = 2000; i < 2100; ++i) loop.runAt(at(1000 + (i * 7919) % 500), [&ran, i] { ran.push_back(i); });
+  EXPECT_EQ(loop.pending(), 300u);
+  for (int i = 0; i < 2000; ++i)
+    if (i % 10 != 3) EXPECT_FALSE(loop.cancel(ids[static_cast<std::size_t>(i)]));
+  std::vector<std::pair<int, int>> byTime;  // (time, scheduling order)
+  for (int i = 0; i < 2100; ++i)
+    if (i >= 2000 || i % 10 == 3) byTime.emplace_back((i * 7919) % 500, i);
+  std::sort(byTime.begin(), byTime.end());
+  for (const auto& [t, i] : byTime) want.push_back(i);
+  loop.runUntil(at(5000));
+  EXPECT_EQ(ran, want);
+  EXPECT_TRUE(loop.idle());
 }
 
 }  // namespace

@@ -1,0 +1,90 @@
+// The network model's TCP-like delivery: per-link send order under jitter and loss, and
+// packets caught in flight by a cut held until the heal, in send order.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "chaos/network/network_model.h"
+#include "core/runtime/sim_loop.h"
+
+namespace kun {
+namespace {
+
+struct Net {
+  SimLoop loop;
+  NetworkModel net{loop, Random(7)};
+  NetNodeId a = net.intern("10.0.0.1"), b = net.intern("10.0.0.2"), c = net.intern("10.0.0.3");
+  std::vector<std::string> got;
+  void send(NetNodeId from, NetNodeId to, std::string name) {
+    net.send(from, to, [this, name] { got.push_back(name); });
+  }
+};
+
+TEST(NetworkModel, KeepsSendOrderPerLinkUnderJitterAndLoss) {
+  Net n;
+  n.net.setLoss("10.0.0.1", "10.0.0.2", 1, 3);  // retransmissions delay some packets a lot
+  std::vector<std::string> want;
+  for (int i = 0; i < 200; ++i) {
+    n.send(n.a, n.b, std::to_string(i));
+    want.push_back(std::to_string(i));
+    n.loop.runFor(microseconds(30));  // sends closer together than the jitter
+  }
+  n.loop.runFor(seconds(120));
+  EXPECT_EQ(n.got, want);
+}
+
+TEST(NetworkModel, LinksDoNotWaitForEachOther) {
+  Net n;
+  n.net.addLatency("10.0.0.1", "10.0.0.2", milliseconds(50));
+  n.send(n.a, n.b, "slow");
+  n.send(n.a, n.c, "fast");
+  n.send(n.b, n.a, "back");
+  n.loop.runFor(milliseconds(10));
+  EXPECT_EQ(n.got, (std::vector<std::string>{"fast", "back"}));
+  n.loop.runFor(milliseconds(100));
+  EXPECT_EQ(n.got, (std::vector<std::string>{"fast", "back", "slow"}));
+}
+
+TEST(NetworkModel, APacketCaughtInFlightByACutArrivesAfterTheHealBeforeLaterOnes) {
+  Net n;
+  n.send(n.a, n.b, "in-flight-1");
+  n.send(n.a, n.b, "in-flight-2");
+  n.net.cut("10.0.0.1", "10.0.0.2");  // both are on the wire
+  n.send(n.a, n.b, "sent-while-cut");
+  n.send(n.a, n.c, "other-link");
+  n.loop.runFor(seconds(5));
+  EXPECT_EQ(n.got, (std::vector<std::string>{"other-link"}));
+  EXPECT_EQ(n.net.held(), 3u);
+  n.net.heal();
+  n.send(n.a, n.b, "after-heal");
+  n.loop.runFor(seconds(1));
+  EXPECT_EQ(n.got, (std::vector<std::string>{"other-link", "in-flight-1", "in-flight-2", "sent-while-cut", "after-heal"}));
+  EXPECT_EQ(n.net.held(), 0u);
+}
+
+TEST(NetworkModel, WhatADeliverySendsOnItsOwnLinkGoesBehindWhatIsOnTheWay) {
+  Net n;
+  n.net.send(n.a, n.b, [&n] {
+    n.got.push_back("first");
+    n.send(n.a, n.b, "sent-by-first");
+  });
+  n.send(n.a, n.b, "second");
+  n.loop.runFor(seconds(1));
+  EXPECT_EQ(n.got, (std::vector<std::string>{"first", "second", "sent-by-first"}));
+}
+
+TEST(NetworkModel, ACutLongerThanTcpGivesUpDropsWhatWaited) {
+  Net n;
+  n.send(n.a, n.b, "lost");
+  n.net.isolate("10.0.0.2");
+  n.loop.runFor(seconds(1000));  // longer than tcpGiveUp (900 s)
+  n.net.reconnect("10.0.0.2");
+  n.send(n.a, n.b, "fresh");
+  n.loop.runFor(seconds(1));
+  EXPECT_EQ(n.got, (std::vector<std::string>{"fresh"}));
+  EXPECT_EQ(n.net.dropped(), 1u);
+}
+
+}  // namespace
+}  // namespace kun
