@@ -144,44 +144,6 @@ void BM_UpdateShared(benchmark::State& state) {
 }
 BENCHMARK(BM_UpdateShared)->Arg(10000)->Arg(100);
 
-// The store's own part of BM_UpdateShared (default window): the edited copies are made
-// with the timer paused, 32 at a time, so the timed part is updateShared alone — checks,
-// the comparison with the stored version, the commit, the history entry and freeing the
-// version it replaces (the store holds the only reference). Their resourceVersions are
-// predicted: nothing else writes.
-void BM_UpdateSharedStoreOnly(benchmark::State& state) {
-  Fixture f;
-  KubeClient& client = f.store;
-  auto created = client.create(res::pods, twoKilobytePod("web-0"));
-  if (!created.ok()) state.SkipWithError("create failed");
-  fillHistory(f.store, *created);
-  Object tmpl = **client.getShared(res::pods, "default", "web-0");
-  std::uint64_t rv = std::stoull(meta::resourceVersion(tmpl));
-  std::vector<Object> batch;
-  std::size_t next = 0;
-  std::uint64_t n = 0;
-  for (auto _ : state) {
-    if (next == batch.size()) {
-      state.PauseTiming();
-      batch.clear();
-      for (int i = 0; i < 32; ++i) {
-        tmpl["metadata"]["annotations"]["kun.io/config-hash"] = std::to_string(++n);
-        tmpl["metadata"]["resourceVersion"] = std::to_string(rv++);
-        batch.push_back(tmpl);
-      }
-      next = 0;
-      state.ResumeTiming();
-    }
-    auto r = client.updateShared(res::pods, std::move(batch[next++]));
-    if (!r.ok()) {
-      state.SkipWithError("update failed");
-      break;
-    }
-  }
-  state.SetItemsProcessed(state.iterations());
-}
-BENCHMARK(BM_UpdateSharedStoreOnly);
-
 // As BM_UpdateShared with the default window, the writes spread round-robin over
 // `objects` pods, as in a simulation where many objects change.
 void BM_UpdateSharedSpread(benchmark::State& state) {
