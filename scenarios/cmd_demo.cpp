@@ -140,33 +140,34 @@ class Timeline {
   };
 
   void onPod(const WatchEvent& ev) {
-    const std::string name = meta::name(ev.object);
+    const Object& pod = *ev.object;
+    const std::string name = meta::name(pod);
     if (ev.type == WatchEventType::Deleted) {
       line("pod", name + " deleted");
       seen_.erase(name);
       return;
     }
     Seen& s = seen_[name];
-    if (s.uid != meta::uid(ev.object)) {
-      s = Seen{meta::uid(ev.object), "", "", false, false, false};
+    if (s.uid != meta::uid(pod)) {
+      s = Seen{meta::uid(pod), "", "", false, false, false};
       line("pod", name + " created");
     }
-    const std::string node = sim::podNodeName(ev.object);
+    const std::string node = sim::podNodeName(pod);
     if (node != s.node && !node.empty()) line("pod", fmt::format("{} scheduled on {}", name, node));
     s.node = node;
-    const bool running = sim::podPhase(ev.object) == "Running";
-    const std::string ip = sim::podIP(ev.object);
+    const bool running = sim::podPhase(pod) == "Running";
+    const std::string ip = sim::podIP(pod);
     if (running && (!s.running || ip != s.ip)) line("pod", fmt::format("{} Running, ip {}", name, ip));
     s.running = running;
     s.ip = ip;
-    const bool ready = sim::podConditionTrue(ev.object, "Ready");
+    const bool ready = sim::podConditionTrue(pod, "Ready");
     if (ready != s.ready) line("pod", fmt::format("{} {}", name, ready ? "Ready" : "not Ready"));
     s.ready = ready;
-    if (meta::isDeleting(ev.object) && !s.deleting) {
+    if (meta::isDeleting(pod) && !s.deleting) {
       line("pod", fmt::format("{} terminating (grace {}s)", name,
-                              meta::deletionGracePeriodSeconds(ev.object).value_or(0)));
+                              meta::deletionGracePeriodSeconds(pod).value_or(0)));
     }
-    s.deleting = meta::isDeleting(ev.object);
+    s.deleting = meta::isDeleting(pod);
   }
 
   sim::SimCluster& c_;

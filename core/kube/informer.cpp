@@ -142,10 +142,11 @@ void Informer::startWatch() {
 
 void Informer::onEvent(const WatchEvent& ev) {
   if (!running_) return;
-  const std::string rv = meta::resourceVersion(ev.object);
+  const std::string rv = meta::resourceVersion(*ev.object);
   if (!rv.empty()) lastVersion_ = rv;
   if (ev.type == WatchEventType::Bookmark) return;
-  auto obj = std::make_shared<const Object>(ev.object);
+  // The event's object is immutable and shared: the cache keeps the same version.
+  const ObjectPtr& obj = ev.object;
   const std::string k = cacheKey(meta::namespaceOf(*obj), meta::name(*obj));
   ObjectPtr old;
   {

@@ -41,9 +41,11 @@ struct DeleteOptions {
 
 enum class WatchEventType { Added, Modified, Deleted, Bookmark };
 
+// The object is the server's shared immutable version: one change fanned out to many
+// watches (and cached by informers) is one object, never a copy per receiver. Never null.
 struct WatchEvent {
   WatchEventType type;
-  Object object;
+  ObjectPtr object;
 };
 
 std::string_view watchEventTypeName(WatchEventType t);  // "ADDED", ...

@@ -13,18 +13,10 @@
 namespace kun {
 
 using store::Change;
+using store::sameApiVersion;
 using store::ObjectPtr;
 
 namespace {
-
-bool sameApiVersion(const Object& o, const Resource& r) {
-  auto it = o.find("apiVersion");
-  if (it == o.end() || !it->is_string()) return false;
-  const auto& av = it->get_ref<const std::string&>();
-  if (r.group.empty()) return av == r.version;
-  return av.size() == r.group.size() + 1 + r.version.size() && av.compare(0, r.group.size(), r.group) == 0 &&
-         av[r.group.size()] == '/' && av.compare(r.group.size() + 1, std::string::npos, r.version) == 0;
-}
 
 std::optional<std::uint64_t> parseVersion(std::string_view s) {
   std::uint64_t v = 0;
@@ -205,9 +197,15 @@ void FakeStore::record(std::string_view verb, const StoredResource& res, const O
 }
 
 ObjectPtr FakeStore::commitPut(StoredResource& res, const ObjKey& key, Object next, ObjectPtr previous,
-                               std::string_view verb) {
+                               std::string_view verb, std::optional<store::BackPatch> patch) {
   const std::uint64_t rv = ++rv_;
   Object& m = next["metadata"];
+  if (patch && previous) {
+    const Object* old = nullptr;
+    if (auto pm = previous->find("metadata"); pm != previous->end())
+      if (auto it = pm->find("resourceVersion"); it != pm->end()) old = &*it;
+    store::notePrevious(*patch, "/metadata/resourceVersion", old);
+  }
   m["resourceVersion"] = std::to_string(rv);
 
   static const Object kNone;
@@ -226,10 +224,14 @@ ObjectPtr FakeStore::commitPut(StoredResource& res, const ObjKey& key, Object ne
 
   auto ptr = std::make_shared<const Object>(std::move(next));
   res.objects.put(key, ptr);
-  const std::string uid = meta::uid(*ptr);
-  if (!previous) uids_.add(uid, store::ObjRef{res.table, key});
+  const bool modified = previous != nullptr;
+  const bool deleting = meta::isDeleting(*ptr);
+  // Only creations, owner changes and deletions need the uid (a copy).
+  const std::string uid = !modified || ownersChanged || deleting ? meta::uid(*ptr) : std::string();
+  if (!modified) uids_.add(uid, store::ObjRef{res.table, key});
   if (ownersChanged) uids_.setOwners(uid, ownersBefore, ownersAfter);
-  hub_->publish(Change{rv, res.table, previous ? WatchEventType::Modified : WatchEventType::Added, ptr, previous});
+  hub_->publish(Change{rv, res.table, modified ? WatchEventType::Modified : WatchEventType::Added, ptr,
+                       std::move(previous), modified ? std::move(patch) : std::nullopt});
   record(verb, res, key, rv);
 
   // Follow-ups, run later through the loop.
@@ -239,7 +241,7 @@ ObjectPtr FakeStore::commitPut(StoredResource& res, const ObjKey& key, Object ne
       for (const auto& o : *owners)
         if (auto f = findByUid(o); f && meta::isDeleting(*f->object)) gc_.processDeleting(o);
   }
-  if (meta::isDeleting(*ptr) &&
+  if (deleting &&
       (meta::hasFinalizer(*ptr, store::kForegroundFinalizer) || meta::hasFinalizer(*ptr, store::kOrphanFinalizer)))
     gc_.processDeleting(uid);
   if (store::isKind(res, "apiextensions.k8s.io", "customresourcedefinitions")) onCrdCommitted(*ptr);
@@ -264,7 +266,7 @@ ObjectPtr FakeStore::commitRemove(StoredResource& res, const ObjKey& key, std::o
     loop_.cancel(t->second);
     podGraceTimers_.erase(t);
   }
-  hub_->publish(Change{rv, res.table, WatchEventType::Deleted, ptr, nullptr});
+  hub_->publish(Change{rv, res.table, WatchEventType::Deleted, ptr, nullptr, std::nullopt});
   record(verb, res, key, rv);
 
   // Follow-ups, run later through the loop.

@@ -40,6 +40,7 @@
 #include "core/runtime/event_loop.h"
 #include "core/runtime/random.h"
 #include "core/runtime/trace.h"
+#include "fakeapi/store/back_patch.h"
 #include "fakeapi/store/deferred_work.h"
 #include "fakeapi/store/fault_hook.h"
 #include "fakeapi/store/garbage_collector.h"
@@ -171,16 +172,19 @@ class FakeStore final : public KubeClient, private store::GcHost {
   Result<ObjectPtr> updateObject(Target t, Object in, bool statusOnly, StoreVerb verb);
   // Applies a prepared next state of an existing object: removes it when it is deleting and
   // nothing holds it any more, commits it when it differs, else changes nothing.
-  // knownChanged: the caller normalised next and found it differs (skips a comparison).
+  // patch: the caller normalised next and compared it with the stored version, finding
+  // this patch back to it (skips the comparison; empty: nothing changed).
   ObjectPtr applyNext(StoredResource& res, const ObjKey& key, Object next, std::string_view verb,
-                      bool knownChanged = false);
+                      std::optional<store::BackPatch> patch = std::nullopt);
   Status deleteObject(StoredResource& res, const ObjKey& key, std::optional<PropagationPolicy> policy,
                       std::optional<std::int64_t> grace, std::string_view verb);
   std::int64_t podGracePeriod(const Object& pod, std::optional<std::int64_t> asked) const;
   void armPodGraceTimer(const Object& pod, std::int64_t grace);
 
   // Commits: every change of stored state goes through these two.
-  ObjectPtr commitPut(StoredResource& res, const ObjKey& key, Object next, ObjectPtr previous, std::string_view verb);
+  // patch: from next back to previous, if the caller found it (resourceVersion aside).
+  ObjectPtr commitPut(StoredResource& res, const ObjKey& key, Object next, ObjectPtr previous, std::string_view verb,
+                      std::optional<store::BackPatch> patch = std::nullopt);
   ObjectPtr commitRemove(StoredResource& res, const ObjKey& key, std::optional<Object> finalState, std::string_view verb);
   void record(std::string_view verb, const StoredResource& res, const ObjKey& key, std::uint64_t rv);
 

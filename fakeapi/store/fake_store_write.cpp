@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/runtime/time.h"
+#include "fakeapi/store/back_patch.h"
 #include "fakeapi/store/fake_store.h"
 #include "fakeapi/store/kind_rules.h"
 #include "fakeapi/store/object_validation.h"
@@ -10,6 +11,7 @@
 namespace kun {
 
 using store::ObjectPtr;
+using store::sameApiVersion;
 
 namespace {
 
@@ -30,35 +32,23 @@ void normalizeMeta(Object& obj) {
   }
 }
 
-// How two versions differ, comparing each top-level field once. `content`: a field outside
-// metadata (and status, with the subresource) differs — what makes metadata.generation
-// move. For kinds with a spec that is the spec; for kinds without one (ConfigMap data,
-// ...) any non-metadata field. `any`: anything differs at all.
+// How two versions differ, read off the back patch between them (one walk of both).
+// `content`: a field outside metadata (and status, with the subresource) differs — what
+// makes metadata.generation move. For kinds with a spec that is the spec; for kinds
+// without one (ConfigMap data, ...) any non-metadata field. `any`: anything differs at all.
 struct Difference {
   bool any = false;
   bool content = false;
 };
 
-Difference compare(const Object& a, const Object& b, bool statusSubresource) {
-  auto isContent = [&](const std::string& k) {
-    return !(k == "metadata" || k == "apiVersion" || k == "kind" || (statusSubresource && k == "status"));
-  };
+Difference classify(const store::BackPatch& patch, bool statusSubresource) {
   Difference d;
-  for (auto it = a.begin(); it != a.end(); ++it) {
-    auto jt = b.find(it.key());
-    if (jt != b.end() && *jt == *it) continue;
-    d.any = true;
-    if (isContent(it.key())) {
+  d.any = !patch.empty();
+  for (const auto& op : patch) {
+    const std::string_view k = store::topKey(op);
+    if (!(k == "metadata" || k == "apiVersion" || k == "kind" || (statusSubresource && k == "status"))) {
       d.content = true;
-      return d;
-    }
-  }
-  for (auto it = b.begin(); it != b.end(); ++it) {
-    if (a.contains(it.key())) continue;
-    d.any = true;
-    if (isContent(it.key())) {
-      d.content = true;
-      return d;
+      break;
     }
   }
   return d;
@@ -279,13 +269,18 @@ Result<ObjectPtr> FakeStore::updateObject(Target t, Object in, bool statusOnly, 
 
   Object next;
   if (statusOnly) {
-    next = cur;
+    // Everything but status as stored (status is not copied only to be replaced).
+    next = Object::object();
+    for (auto it = cur.begin(); it != cur.end(); ++it)
+      if (it.key() != "status") next[it.key()] = *it;
     if (auto s = in.find("status"); s != in.end()) next["status"] = std::move(*s);
-    else next.erase("status");
+    auto patch = store::backPatchOf(next, cur, "status");
+    return applyNext(res, ObjKey{ns, name}, std::move(next), storeVerbName(verb), std::move(patch));
   } else {
     next = std::move(in);
-    next["apiVersion"] = r.apiVersion();
-    next["kind"] = res.kind;
+    if (!sameApiVersion(next, r)) next["apiVersion"] = r.apiVersion();
+    if (auto k = next.find("kind"); k == next.end() || !k->is_string() || k->get_ref<const std::string&>() != res.kind)
+      next["kind"] = res.kind;
     Object& m = next["metadata"];
     if (!m.is_object()) m = Object::object();
     // A client usually sends back what it read: comparing first spares the copies.
@@ -302,7 +297,7 @@ Result<ObjectPtr> FakeStore::updateObject(Target t, Object in, bool statusOnly, 
     for (const char* f : kServerOwned) keep(m, cm, f);
     if (statusSub) keep(next, cur, "status");
     normalizeMeta(next);
-    if (auto st = store::validateMetadata(res, next); !st) return st.error();
+    if (auto st = store::validateMetadata(res, next, false, &cur); !st) return st.error();
     if (meta::isDeleting(cur)) {
       const auto before = finalizerList(cur);
       for (const auto& f : finalizerList(next))
@@ -314,29 +309,43 @@ Result<ObjectPtr> FakeStore::updateObject(Target t, Object in, bool statusOnly, 
                            "metadata.finalizers");
     }
     // The kind's checks look only at content, so a change of metadata alone skips them.
+    // The comparison that finds whether anything changed also yields the watch history's
+    // patch back to the current version, so the tree is walked once.
     const bool rewrites = store::updateRewrites(res);
-    Difference d = rewrites ? Difference{} : compare(cur, next, statusSub);
+    store::BackPatch patch;
+    Difference d;
+    if (!rewrites) {
+      patch = store::backPatch(next, cur);
+      d = classify(patch, statusSub);
+    }
     if (rewrites || d.content) {
       if (auto st = store::prepareForUpdate(res, next, cur); !st) return st.error();
       if (store::isKind(res, "apiextensions.k8s.io", "customresourcedefinitions"))
         if (auto spec = store::parseCrd(next); !spec) return spec.error();
     }
-    if (rewrites) d = compare(cur, next, statusSub);
-    if (d.content) m["generation"] = meta::generation(cur) + 1;
+    if (rewrites) {
+      patch = store::backPatch(next, cur);
+      d = classify(patch, statusSub);
+    }
     if (!d.any) return current;  // nothing changed: nothing committed, as in Kubernetes
-    return applyNext(res, ObjKey{ns, name}, std::move(next), storeVerbName(verb), true);
+    if (d.content) {
+      auto g = cm.find("generation");
+      store::notePrevious(patch, "/metadata/generation", g == cm.end() ? nullptr : &*g);
+      m["generation"] = meta::generation(cur) + 1;
+    }
+    return applyNext(res, ObjKey{ns, name}, std::move(next), storeVerbName(verb), std::move(patch));
   }
-  return applyNext(res, ObjKey{ns, name}, std::move(next), storeVerbName(verb));
 }
 
 ObjectPtr FakeStore::applyNext(StoredResource& res, const ObjKey& key, Object next, std::string_view verb,
-                               bool knownChanged) {
+                               std::optional<store::BackPatch> patch) {
   const auto* entry = res.objects.find(key.ns, key.name);
   ObjectPtr current = entry->object;
-  if (!knownChanged) normalizeMeta(next);
+  if (!patch) normalizeMeta(next);
   if (store::readyToRemove(res, next)) return commitRemove(res, key, std::move(next), verb);
-  if (!knownChanged && next == *current) return current;  // nothing changed: nothing committed
-  return commitPut(res, key, std::move(next), current, verb);
+  // Nothing changed: nothing committed.
+  if (patch ? patch->empty() : next == *current) return current;
+  return commitPut(res, key, std::move(next), current, verb, std::move(patch));
 }
 
 }  // namespace kun

@@ -23,8 +23,11 @@ NameRule nameRuleFor(const StoredResource& r);
 std::string checkName(NameRule rule, std::string_view name);
 
 // Validates obj's metadata for resource r. `generated` says the name came from
-// generateName (errors then name metadata.generateName).
-Status validateMetadata(const StoredResource& r, const Object& obj, bool generated = false);
+// generateName (errors then name metadata.generateName). With `current` (an update of
+// that stored version, found by obj's name and namespace), fields equal to the stored
+// ones are not checked again: they passed when stored, and a comparison is cheaper.
+Status validateMetadata(const StoredResource& r, const Object& obj, bool generated = false,
+                        const Object* current = nullptr);
 
 // The resource's message prefix for errors about one object: `pods "web-0"`.
 std::string describe(const StoredResource& r, std::string_view name);

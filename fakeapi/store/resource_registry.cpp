@@ -4,6 +4,15 @@
 
 namespace kun::store {
 
+bool sameApiVersion(const Object& o, const Resource& r) {
+  auto it = o.find("apiVersion");
+  if (it == o.end() || !it->is_string()) return false;
+  const auto& av = it->get_ref<const std::string&>();
+  if (r.group.empty()) return av == r.version;
+  return av.size() == r.group.size() + 1 + r.version.size() && av.compare(0, r.group.size(), r.group) == 0 &&
+         av[r.group.size()] == '/' && av.compare(r.group.size() + 1, std::string::npos, r.version) == 0;
+}
+
 const StoredResource::Version* StoredResource::version(std::string_view v) const {
   for (const auto& ver : versions)
     if (ver.name == v) return &ver;

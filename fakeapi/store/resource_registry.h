@@ -15,6 +15,9 @@
 
 namespace kun::store {
 
+// Whether o's apiVersion is r's (group/version).
+bool sameApiVersion(const Object& o, const Resource& r);
+
 struct StoredResource {
   struct Version {
     std::string name;

@@ -1,7 +1,5 @@
 #include "fakeapi/store/watch_hub.h"
 
-#include "fakeapi/store/back_patch.h"
-
 #include <algorithm>
 #include <cassert>
 #include <charconv>
@@ -56,7 +54,7 @@ WatchHub::~WatchHub() {
 
 void WatchHub::publish(Change change) {
   lastRv_ = change.rv;
-  history_.push_back(Retained{std::move(change), {}, 0, 0, {}, {}, {}, {}});
+  history_.push_back(Retained{std::move(change), {}, 0, 0, {}, {}});
   if (history_.size() > window_) {
     compactedRv_ = history_.front().change.rv;
     history_.pop_front();
@@ -76,7 +74,8 @@ void WatchHub::supersede(Retained& entry) {
   if (rv == m->end() || !rv->is_string()) return;
   const std::string& text = rv->get_ref<const std::string&>();
   if (std::from_chars(text.data(), text.data() + text.size(), entry.prevRv).ec != std::errc()) return;
-  entry.backPatch = backPatch(*c.object, *c.previous);
+  entry.backPatch = c.backPatch ? std::move(*c.backPatch) : backPatch(*c.object, *c.previous);
+  c.backPatch.reset();
   if (Retained* before = retainedAt(entry.prevRv); before && before->change.object == c.previous) {
     before->superseded = std::move(before->change.object);
     before->change.object = nullptr;
@@ -103,7 +102,7 @@ ObjectPtr WatchHub::stateAt(std::uint64_t rv, std::vector<ObjectPtr>& keep) {
   assert(state);
   for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
     const Retained* next = retainedAt((*it)->nextRv);
-    auto rebuilt = std::make_shared<const Object>(state->patch(next->backPatch));
+    auto rebuilt = std::make_shared<const Object>(applyPatch(*state, next->backPatch));
     (*it)->superseded = rebuilt;
     keep.push_back(rebuilt);
     state = std::move(rebuilt);
@@ -115,31 +114,31 @@ ObjectPtr WatchHub::previousAt(std::uint64_t rv, std::vector<ObjectPtr>& keep) {
   Retained* e = retainedAt(rv);
   if (e->change.previous) return e->change.previous;
   if (retainedAt(e->prevRv)) return stateAt(e->prevRv, keep);
-  auto rebuilt = std::make_shared<const Object>(stateAt(rv, keep)->patch(e->backPatch));
+  auto rebuilt = std::make_shared<const Object>(applyPatch(*stateAt(rv, keep), e->backPatch));
   keep.push_back(rebuilt);
   return rebuilt;
 }
 
-std::shared_ptr<const WatchEvent> WatchHub::render(Retained& entry, WatchEventType type, const Watcher& w) {
+WatchEvent WatchHub::render(Retained& entry, WatchEventType type, const Watcher& w) {
   const Change& c = entry.change;
-  auto build = [&](const Object& content, bool setRv) {
-    WatchEvent ev{type, content};
-    if (setRv) ev.object["metadata"]["resourceVersion"] = std::to_string(c.rv);
-    if (ev.object.value("apiVersion", std::string()) != w.spec.apiVersion) ev.object["apiVersion"] = w.spec.apiVersion;
-    return std::make_shared<const WatchEvent>(std::move(ev));
-  };
-  const bool sameVersion = c.object->value("apiVersion", std::string()) == w.spec.apiVersion;
   // A Modified change that takes the object out of the watch's view reads as a deletion of
   // the view's last state, at the change's version (as the Kubernetes watch cache does).
   const bool fromPrevious = type == WatchEventType::Deleted && c.type == WatchEventType::Modified;
-  const Object& content = fromPrevious ? *c.previous : *c.object;
-  if (!sameVersion) return build(content, fromPrevious);
-  std::weak_ptr<const WatchEvent>& slot =
-      type == c.type ? entry.asIs : type == WatchEventType::Added ? entry.asAdded : entry.asDeleted;
-  if (auto shared = slot.lock()) return shared;
-  auto built = build(content, fromPrevious);
-  slot = built;
-  return built;
+  const ObjectPtr& content = fromPrevious ? c.previous : c.object;
+  const bool sameVersion = content->value("apiVersion", std::string()) == w.spec.apiVersion;
+  // The stored version itself when the watch sees it as stored: every watch shares it.
+  if (sameVersion && !fromPrevious) return WatchEvent{type, content};
+  auto build = [&] {
+    Object o = *content;
+    if (fromPrevious) o["metadata"]["resourceVersion"] = std::to_string(c.rv);
+    if (!sameVersion) o["apiVersion"] = w.spec.apiVersion;
+    return std::make_shared<const Object>(std::move(o));
+  };
+  if (!sameVersion) return WatchEvent{type, build()};
+  if (auto shared = entry.asDeleted.lock()) return WatchEvent{type, std::move(shared)};
+  auto built = build();
+  entry.asDeleted = built;
+  return WatchEvent{type, std::move(built)};
 }
 
 void WatchHub::offer(const std::shared_ptr<Watcher>& w, Retained& entry) {
@@ -164,11 +163,11 @@ void WatchHub::offer(const std::shared_ptr<Watcher>& w, Retained& entry) {
   enqueue(w, c.rv, render(entry, *type, *w));
 }
 
-void WatchHub::enqueue(const std::shared_ptr<Watcher>& w, std::uint64_t rv, std::shared_ptr<const WatchEvent> ev) {
+void WatchHub::enqueue(const std::shared_ptr<Watcher>& w, std::uint64_t rv, WatchEvent ev) {
   // Later events never overtake earlier ones, even when the delay shrinks.
   const TimePoint due = std::max(loop_.now() + delay_, lastDue_);
   lastDue_ = due;
-  if (ev) w->lastRv = std::max(w->lastRv, rv);
+  if (ev.object) w->lastRv = std::max(w->lastRv, rv);
   pending_.push_back(Delivery{due, rv, w, std::move(ev)});
   arm(due);
 }
@@ -194,7 +193,7 @@ void WatchHub::dispatch() {
     Delivery d = pending_.take_front();
     Watcher& w = *d.watcher;
     if (w.stopped || w.finished) continue;
-    if (!d.event) {
+    if (!d.event.object) {
       w.finished = true;
       if (w.onClosed) w.onClosed(w.closeError);
       continue;
@@ -205,7 +204,7 @@ void WatchHub::dispatch() {
             true);
       continue;
     }
-    if (w.onEvent) w.onEvent(*d.event);
+    if (w.onEvent) w.onEvent(d.event);
   }
   if (!pending_.empty()) arm(std::max(pending_.front().due, loop_.now()));
 }
@@ -246,7 +245,7 @@ void WatchHub::close(const std::shared_ptr<Watcher>& w, const Error& why, bool d
   w->dropQueued = dropQueued;
   w->closeError = why;
   detach(*w);
-  enqueue(w, lastRv_, nullptr);
+  enqueue(w, lastRv_, WatchEvent{WatchEventType::Added, nullptr});
 }
 
 void WatchHub::closeAll(const Error& why) {
@@ -280,11 +279,10 @@ void WatchHub::sendBookmarks() {
     for (const auto& [id, w] : watchers)
       if (w->spec.bookmarks && w->lastRv < lastRv_) targets.push_back(w);
   for (const auto& w : targets) {
-    WatchEvent ev{WatchEventType::Bookmark,
-                  Object{{"apiVersion", w->spec.apiVersion},
-                         {"kind", w->spec.kind},
-                         {"metadata", {{"resourceVersion", std::to_string(lastRv_)}}}}};
-    enqueue(w, lastRv_, std::make_shared<const WatchEvent>(std::move(ev)));
+    auto mark = std::make_shared<const Object>(Object{{"apiVersion", w->spec.apiVersion},
+                                                      {"kind", w->spec.kind},
+                                                      {"metadata", {{"resourceVersion", std::to_string(lastRv_)}}}});
+    enqueue(w, lastRv_, WatchEvent{WatchEventType::Bookmark, std::move(mark)});
   }
 }
 

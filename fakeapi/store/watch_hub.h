@@ -8,12 +8,14 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/kube/kube_client.h"
 #include "core/kube/selector.h"
 #include "core/runtime/event_loop.h"
+#include "fakeapi/store/back_patch.h"
 #include "fakeapi/store/ring_queue.h"
 #include "fakeapi/store/store_types.h"
 
@@ -25,6 +27,9 @@ struct Change {
   WatchEventType type = WatchEventType::Added;  // Added, Modified or Deleted
   ObjectPtr object;    // the state after the change (Deleted: the last state, at rv)
   ObjectPtr previous;  // Modified: the state before
+  // Modified: the patch from object back to previous, when the writer already found it
+  // while comparing the two (else the hub computes it).
+  std::optional<BackPatch> backPatch;
 };
 
 struct WatchFilter {
@@ -89,14 +94,16 @@ class WatchHub : public std::enable_shared_from_this<WatchHub> {
     std::weak_ptr<const Object> superseded;  // the state, while someone still holds it
     std::uint64_t nextRv = 0;                // the change that superseded it
     std::uint64_t prevRv = 0;                // Modified: the change whose state `previous` was
-    Object backPatch;                        // Modified: RFC 6902 patch from this state to previous
-    std::weak_ptr<const WatchEvent> asIs, asAdded, asDeleted;
+    BackPatch backPatch;                     // Modified: the patch from this state to previous
+    // Modified read as a deletion (the object left a watch's view): the previous state at
+    // this change's version, shared by the watches that see it so.
+    std::weak_ptr<const Object> asDeleted;
   };
   struct Delivery {
     TimePoint due{};
     std::uint64_t rv = 0;
     std::shared_ptr<Watcher> watcher;
-    std::shared_ptr<const WatchEvent> event;  // null: the close notice
+    WatchEvent event{WatchEventType::Added, nullptr};  // object null: the close notice
   };
 
   void offer(const std::shared_ptr<Watcher>& w, Retained& entry);
@@ -106,13 +113,13 @@ class WatchHub : public std::enable_shared_from_this<WatchHub> {
   ObjectPtr previousAt(std::uint64_t rv, std::vector<ObjectPtr>& keep);
   Retained* retainedAt(std::uint64_t rv);
   void supersede(Retained& entry);
-  void enqueue(const std::shared_ptr<Watcher>& w, std::uint64_t rv, std::shared_ptr<const WatchEvent> ev);
+  void enqueue(const std::shared_ptr<Watcher>& w, std::uint64_t rv, WatchEvent ev);
   void close(const std::shared_ptr<Watcher>& w, const Error& why, bool dropQueued);
   void detach(Watcher& w);
   void arm(TimePoint due);
   void dispatch();
   void armBookmarks();
-  std::shared_ptr<const WatchEvent> render(Retained& entry, WatchEventType type, const Watcher& w);
+  WatchEvent render(Retained& entry, WatchEventType type, const Watcher& w);
 
   EventLoop& loop_;
   std::size_t window_;

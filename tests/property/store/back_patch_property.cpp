@@ -59,9 +59,29 @@ RC_GTEST_PROP(StoreBackPatchProperty, ApplyingThePatchGivesTheTarget, ()) {
       else *at = drawValue(2);
     }
   }
-  const Object patch = store::backPatch(from, to);
-  RC_ASSERT(from.patch(patch) == to);
-  if (from == to) RC_ASSERT(patch.empty());
+  const store::BackPatch patch = store::backPatch(from, to);
+  RC_ASSERT(store::applyPatch(from, patch) == to);
+  RC_ASSERT(patch.empty() == (from == to));
+}
+
+// The patch of one top-level member, with the previous value of another member noted
+// after the source changed it (how the store records a status change, then the new
+// resourceVersion).
+RC_GTEST_PROP(StoreBackPatchProperty, OneMemberPatchWithANotedPreviousValueGivesTheTarget, ()) {
+  Object from = drawObject(3);
+  if (*rc::gen::arbitrary<bool>()) from["n"] = drawValue(1);
+  Object to = from;
+  const std::string key = *rc::gen::elementOf(kKeys);
+  if (*rc::gen::arbitrary<bool>()) to[key] = drawValue(2);
+  else to.erase(key);
+  store::BackPatch patch = store::backPatchOf(from, to, key);
+  RC_ASSERT(patch.empty() == (from == to));
+  // Member "n" (not among kKeys) is the same on both sides, then changes in the source.
+  auto was = to.find("n");
+  store::notePrevious(patch, "/n", was == to.end() ? nullptr : &*was);
+  Object source = from;
+  source["n"] = "changed";
+  RC_ASSERT(store::applyPatch(source, patch) == to);
 }
 
 }  // namespace

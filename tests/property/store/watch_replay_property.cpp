@@ -160,8 +160,8 @@ RC_GTEST_PROP(StoreWatchProperty, ReplayFromAnyRetainedVersionFoldsToTheState, (
         if (c.rv > from && c.resource == w->resource)
           expected.emplace_back(c.rv, std::string(watchEventTypeName(c.type)) + " " + c.name);
       for (const auto& e : w->events)
-        got.emplace_back(std::stoull(meta::resourceVersion(e.object)),
-                         std::string(watchEventTypeName(e.type)) + " " + meta::name(e.object));
+        got.emplace_back(std::stoull(meta::resourceVersion(*e.object)),
+                         std::string(watchEventTypeName(e.type)) + " " + meta::name(*e.object));
       RC_ASSERT(got == expected);
     }
     // Folding the events onto the list at `from` gives the current list.
@@ -169,13 +169,13 @@ RC_GTEST_PROP(StoreWatchProperty, ReplayFromAnyRetainedVersionFoldsToTheState, (
     for (const auto& o : snaps[w->snap].lists.at(listName)) state[meta::name(o)] = o;
     std::uint64_t last = from;
     for (const auto& e : w->events) {
-      const std::uint64_t rv = std::stoull(meta::resourceVersion(e.object));
+      const std::uint64_t rv = std::stoull(meta::resourceVersion(*e.object));
       RC_ASSERT(rv > last);
       last = rv;
-      const std::string name = meta::name(e.object);
+      const std::string name = meta::name(*e.object);
       switch (e.type) {
-        case WatchEventType::Added: RC_ASSERT(state.count(name) == 0u); state[name] = e.object; break;
-        case WatchEventType::Modified: RC_ASSERT(state.count(name) == 1u); state[name] = e.object; break;
+        case WatchEventType::Added: RC_ASSERT(state.count(name) == 0u); state[name] = *e.object; break;
+        case WatchEventType::Modified: RC_ASSERT(state.count(name) == 1u); state[name] = *e.object; break;
         case WatchEventType::Deleted: RC_ASSERT(state.erase(name) == 1u); break;
         case WatchEventType::Bookmark: break;
       }

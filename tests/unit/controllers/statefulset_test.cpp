@@ -19,10 +19,10 @@ struct PodLog {
   std::unique_ptr<Watch> watch;
   PodLog(KubeClient& c) {
     auto w = c.watch(res::pods, "default", {}, [this](const WatchEvent& ev) {
-      const std::string n = meta::name(ev.object);
+      const std::string n = meta::name(*ev.object);
       if (ev.type == WatchEventType::Added) lines.push_back("ADDED " + n);
       if (ev.type == WatchEventType::Deleted) lines.push_back("DELETED " + n);
-      if (ev.type == WatchEventType::Modified && meta::isDeleting(ev.object) &&
+      if (ev.type == WatchEventType::Modified && meta::isDeleting(*ev.object) &&
           (lines.empty() || lines.back() != "DELETING " + n)) {
         // Only the first MODIFIED that carries the deletion mark.
         bool seen = false;

@@ -210,10 +210,10 @@ TEST_F(InformerTest, ReadersOnOtherThreadsSeeWholeObjectsInOrder) {
   for (int i = 0; i < 8; ++i) put("c" + std::to_string(i), "0");
   settle();
   std::atomic<bool> done{false};
-  std::atomic<int> reads{0}, bad{0};
+  std::atomic<int> reads{0}, bad{0}, ready{0};
   auto reader = [&] {
     std::map<std::string, int> last;
-    while (!done.load()) {
+    for (bool first = true; first || !done.load(); first = false) {
       for (const auto& o : inf->list("default")) {
         const int v = std::stoi((*o)["data"]["v"].get<std::string>());
         int& seenV = last[meta::name(*o)];
@@ -222,9 +222,13 @@ TEST_F(InformerTest, ReadersOnOtherThreadsSeeWholeObjectsInOrder) {
         ++reads;
       }
       if (auto one = inf->get("default", "c3"); !one || !(*one)["data"].contains("v")) ++bad;
+      if (first) ++ready;
     }
   };
   std::thread a(reader), b(reader);
+  // The writes start once both readers read: on a loaded machine the threads could
+  // otherwise start only after the last write, and nothing would overlap.
+  while (ready.load() < 2) std::this_thread::yield();
   for (int round = 1; round <= 50; ++round) {
     for (int i = 0; i < 8; ++i) put("c" + std::to_string(i), std::to_string(round));
     loop.runFor(milliseconds(10));
@@ -235,6 +239,20 @@ TEST_F(InformerTest, ReadersOnOtherThreadsSeeWholeObjectsInOrder) {
   EXPECT_EQ(bad.load(), 0);
   EXPECT_GT(reads.load(), 0);
   EXPECT_EQ(cached(*inf, "c7"), "50");
+}
+
+// What a watch delivers is cached as delivered: the store's own version, no copy.
+TEST_F(InformerTest, CachesTheWatchedVersionWithoutCopyingIt) {
+  auto inf = make();
+  inf->start();
+  put("a", "1");
+  settle();
+  put("a", "2");
+  settle();
+  auto stored = store.getShared(res::configmaps, "default", "a");
+  ASSERT_TRUE(stored.ok());
+  ASSERT_EQ(cached(*inf, "a"), "2");
+  EXPECT_EQ(inf->get("default", "a").get(), stored->get());
 }
 
 }  // namespace

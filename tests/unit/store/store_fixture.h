@@ -62,7 +62,7 @@ struct EventLog {
   std::vector<std::string> summary() const {
     std::vector<std::string> out;
     for (const auto& e : events)
-      out.push_back(std::string(watchEventTypeName(e.type)) + " " + meta::name(e.object));
+      out.push_back(std::string(watchEventTypeName(e.type)) + " " + meta::name(*e.object));
     return out;
   }
 };

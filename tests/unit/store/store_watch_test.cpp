@@ -24,12 +24,12 @@ TEST_F(WatchTest, DeliversAddedModifiedDeletedInOrderThroughTheLoop) {
   EXPECT_TRUE(log.events.empty());  // never inside the write calls
   settle();
   ASSERT_EQ(log.summary(), (std::vector<std::string>{"ADDED a", "MODIFIED a", "DELETED a"}));
-  EXPECT_EQ(log.events[1].object, a2);
-  EXPECT_EQ(log.events[1].object["apiVersion"], "v1");
-  EXPECT_EQ(log.events[1].object["kind"], "ConfigMap");
-  EXPECT_LT(rvOf(log.events[0].object), rvOf(log.events[1].object));
-  EXPECT_LT(rvOf(log.events[1].object), rvOf(log.events[2].object));
-  EXPECT_EQ(std::to_string(rvOf(log.events[2].object)), store.resourceVersion());
+  EXPECT_EQ(*log.events[1].object, a2);
+  EXPECT_EQ(log.events[1].object->at("apiVersion"), "v1");
+  EXPECT_EQ(log.events[1].object->at("kind"), "ConfigMap");
+  EXPECT_LT(rvOf(*log.events[0].object), rvOf(*log.events[1].object));
+  EXPECT_LT(rvOf(*log.events[1].object), rvOf(*log.events[2].object));
+  EXPECT_EQ(std::to_string(rvOf(*log.events[2].object)), store.resourceVersion());
 }
 
 TEST_F(WatchTest, OnlyItsResourceType) {
@@ -135,9 +135,9 @@ TEST_F(WatchTest, LabelSelectorTransitionsAreAddedAndDeleted) {
   settle();
   ASSERT_EQ(log.summary(), (std::vector<std::string>{"ADDED c", "MODIFIED c", "DELETED c"}));
   // The DELETED carries the last state the watch could see, at the version of the change.
-  EXPECT_EQ(meta::label(log.events[2].object, "app"), "redis");
-  EXPECT_EQ(meta::resourceVersion(log.events[2].object), meta::resourceVersion(c));
-  EXPECT_EQ(log.events[2].object["data"], before["data"]);
+  EXPECT_EQ(meta::label(*log.events[2].object, "app"), "redis");
+  EXPECT_EQ(meta::resourceVersion(*log.events[2].object), meta::resourceVersion(c));
+  EXPECT_EQ(log.events[2].object->at("data"), before["data"]);
 }
 
 TEST_F(WatchTest, FieldSelector) {
@@ -168,7 +168,7 @@ TEST_F(WatchTest, StopFromInsideACallbackEndsDeliveryAtOnce) {
   std::vector<std::string> seen;
   std::unique_ptr<Watch> w;
   auto r = store.watch(res::configmaps, "", {}, [&](const WatchEvent& e) {
-    seen.push_back(meta::name(e.object));
+    seen.push_back(meta::name(*e.object));
     w->stop();
   }, nullptr);
   ASSERT_TRUE(r.ok());
@@ -193,8 +193,8 @@ TEST_F(WatchTest, WritesFromACallbackAreDeliveredOnALaterTurn) {
   auto r = store.watch(res::configmaps, "", {}, [&](const WatchEvent& e) {
     ++depth;
     maxDepth = std::max(maxDepth, depth);
-    seen.push_back(meta::name(e.object));
-    if (meta::name(e.object) == "a" && e.type == WatchEventType::Added)
+    seen.push_back(meta::name(*e.object));
+    if (meta::name(*e.object) == "a" && e.type == WatchEventType::Added)
       (void)store.create(res::configmaps, configMap("b"));
     --depth;
   }, nullptr);
@@ -215,8 +215,8 @@ TEST_F(WatchTest, BookmarksWhenAskedAndBehind) {
   settle();
   ASSERT_EQ(log.events.size(), 1u);
   EXPECT_EQ(log.events[0].type, WatchEventType::Bookmark);
-  EXPECT_EQ(meta::resourceVersion(log.events[0].object), store.resourceVersion());
-  EXPECT_EQ(log.events[0].object["kind"], "ConfigMap");
+  EXPECT_EQ(meta::resourceVersion(*log.events[0].object), store.resourceVersion());
+  EXPECT_EQ(log.events[0].object->at("kind"), "ConfigMap");
   EXPECT_TRUE(loop.idle());  // nothing more is owed: the loop can go idle
 
   EventLog plain;
@@ -244,7 +244,7 @@ TEST_F(WatchTest, OtherVersionOfTheResourceSeesItsApiVersion) {
   mustCreate(res::poddisruptionbudgets, Object{{"metadata", objectMeta("pdb")}, {"spec", Object::object()}});
   settle();
   ASSERT_EQ(log.events.size(), 1u);
-  EXPECT_EQ(log.events[0].object["apiVersion"], "policy/v1beta1");
+  EXPECT_EQ(log.events[0].object->at("apiVersion"), "policy/v1beta1");
 }
 
 // Superseded versions are rebuilt from the later ones for a replay (the history keeps
@@ -279,7 +279,7 @@ TEST_F(WatchTest, ReplayRebuildsSupersededVersionsExactly) {
   ASSERT_EQ(log.events.size(), versions.size());
   for (std::size_t i = 0; i < versions.size(); ++i) {
     EXPECT_EQ(log.events[i].type, WatchEventType::Modified);
-    EXPECT_EQ(log.events[i].object, versions[i]) << "version " << i;
+    EXPECT_EQ(*log.events[i].object, versions[i]) << "version " << i;
   }
 }
 
@@ -304,11 +304,28 @@ TEST_F(WatchTest, ReplayOfASelectorTransitionUsesTheRebuiltPreviousState) {
   auto w = watchConfigMaps(log, opts);
   settle();
   ASSERT_EQ(log.summary(), (std::vector<std::string>{"MODIFIED a", "MODIFIED a", "DELETED a"}));
-  EXPECT_EQ(log.events[0].object, **held);
-  EXPECT_EQ(log.events[1].object, inView);
+  EXPECT_EQ(*log.events[0].object, **held);
+  EXPECT_EQ(*log.events[1].object, inView);
   Object lastInView = inView;
   lastInView["metadata"]["resourceVersion"] = meta::resourceVersion(leaving);
-  EXPECT_EQ(log.events[2].object, lastInView);
+  EXPECT_EQ(*log.events[2].object, lastInView);
+}
+
+// A change fanned out to several watches is one object: the stored version itself, not a
+// copy per watch (the store renders copies only for another API version, or for a
+// selector transition read as a deletion).
+TEST_F(WatchTest, EveryWatchReceivesTheStoredVersionItself) {
+  EventLog a, b;
+  auto wa = watchConfigMaps(a);
+  auto wb = watchConfigMaps(b);
+  mustCreate(res::configmaps, configMap("a", "default"));
+  settle();
+  auto stored = store.getShared(res::configmaps, "default", "a");
+  ASSERT_TRUE(stored.ok());
+  ASSERT_EQ(a.events.size(), 1u);
+  ASSERT_EQ(b.events.size(), 1u);
+  EXPECT_EQ(a.events[0].object.get(), stored->get());
+  EXPECT_EQ(b.events[0].object.get(), stored->get());
 }
 
 }  // namespace
