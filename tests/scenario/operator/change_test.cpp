@@ -72,7 +72,9 @@ TEST_F(OperatorScenario, PasswordChangeNewOneWorksOldOneIsRefused) {
   EXPECT_TRUE(readableEverywhere("a", 3, "k", "v", "second-secret"));
   EXPECT_TRUE(readableEverywhere("a", 3, "k2", "v2", "second-secret"));
   for (int i = 0; i < 3; ++i)
-    if (auto* n = redisOf(redisPod("a", i)); n && !n->isMaster()) EXPECT_TRUE(n->masterLinkUp()) << i;
+    if (auto* n = redisOf(redisPod("a", i)); n && !n->isMaster()) {
+      EXPECT_TRUE(n->masterLinkUp()) << i;
+    }
 }
 
 // The operator reads a node's config back at most every 30 s while nothing changes; a

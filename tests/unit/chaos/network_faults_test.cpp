@@ -92,7 +92,9 @@ TEST_F(NetFaults, MasterCutFromSentinelsOnly) {
     EXPECT_FALSE(w.net.reachable(w.masterIp, s));
     EXPECT_FALSE(w.net.reachable(s, w.masterIp));
     for (const auto& ip : redisIps()) {
-      if (ip != w.masterIp) EXPECT_TRUE(w.net.reachable(s, ip));
+      if (ip != w.masterIp) {
+        EXPECT_TRUE(w.net.reachable(s, ip));
+      }
     }
   }
   for (const auto& ip : redisIps()) EXPECT_TRUE(w.net.reachable(w.masterIp, ip));
