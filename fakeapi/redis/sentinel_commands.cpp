@@ -125,8 +125,10 @@ RedisReply SentinelNode::instanceReply(const Instance& ri) const {
   add("port", num(ri.port));
   add("runid", ri.runid);
   std::string flags;
-  auto flag = [&flags](bool on, const char* s) {
-    if (on) flags += std::string(s) + ",";
+  auto flag = [&flags](bool on, std::string_view s) {
+    if (!on) return;
+    flags += s;
+    flags += ',';
   };
   flag(ri.flags & kSDown, "s_down");
   flag(ri.flags & kODown, "o_down");
