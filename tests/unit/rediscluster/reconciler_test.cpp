@@ -198,7 +198,9 @@ TEST_F(ReconcilerTest, AfterQuietPassesEachChangeIsSeenOnTheNextPass) {
   makeHealthy();
   for (int i = 0; i < 3; ++i) run();
   ASSERT_TRUE(conditionTrue(status(), "Healthy"));
+  int round = 0;
   const auto quiet = [&] {
+    SCOPED_TRACE("quiet passes after change " + std::to_string(round++));
     const std::uint64_t at = rv();
     run();
     run();
@@ -237,6 +239,8 @@ TEST_F(ReconcilerTest, AfterQuietPassesEachChangeIsSeenOnTheNextPass) {
   loop.runFor(seconds(1));
   run();
   EXPECT_EQ((*store.get(res::configmaps, "default", "redis-sentinel-test"))["data"], want);
+  run();  // the pass after an update goes from Updating back to Healthy
+  EXPECT_TRUE(conditionTrue(status(), "Healthy"));
   quiet();
 
   // A spec change: the objects follow.
@@ -249,6 +253,8 @@ TEST_F(ReconcilerTest, AfterQuietPassesEachChangeIsSeenOnTheNextPass) {
   run();
   const std::string conf = (*store.get(res::configmaps, "default", "redis-cluster-test"))["data"]["redis.conf"];
   EXPECT_NE(conf.find("maxmemory 1gb"), std::string::npos);
+  run();
+  EXPECT_TRUE(conditionTrue(status(), "Healthy"));
   quiet();
 
   // A pod appears, then gets an IP: observe is given the pod as it is now.
