@@ -30,10 +30,11 @@ struct FlatFields {
       if (k == key) return &v;
     return nullptr;
   }
-  SentinelFields toMap() const {
-    SentinelFields m;
-    for (const auto& [k, v] : items) m.insert_or_assign(std::string(k), std::string(v));
-    return m;
+  SentinelFieldList toList() const {
+    SentinelFieldList l;
+    l.items.reserve(items.size());
+    for (const auto& [k, v] : items) l.items.emplace_back(k, v);
+    return l;
   }
 };
 
@@ -131,7 +132,7 @@ Result<SentinelMasterInfo> masterFrom(const FlatFields& f) {
   r.num("failover-timeout", m.failoverTimeoutMs);
   r.num("parallel-syncs", m.parallelSyncs);
   if (Status s = r.status(); !s) return s.error();
-  m.fields = f.toMap();
+  m.fields = f.toList();
   return m;
 }
 
@@ -190,6 +191,17 @@ Result<std::vector<T>> listOf(const RedisReply& reply, std::string_view what, Bu
 }
 
 }  // namespace
+
+const std::string* SentinelFieldList::find(std::string_view key) const {
+  for (auto it = items.rbegin(); it != items.rend(); ++it)
+    if (it->first == key) return &it->second;
+  return nullptr;
+}
+
+const std::string& SentinelFieldList::at(std::string_view key) const {
+  if (const std::string* v = find(key)) return *v;
+  throw std::out_of_range("no SENTINEL field " + std::string(key));
+}
 
 SentinelFlags SentinelFlags::parse(std::string_view text) {
   SentinelFlags f;
