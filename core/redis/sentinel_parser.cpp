@@ -203,6 +203,11 @@ const std::string& SentinelFieldList::at(std::string_view key) const {
   throw std::out_of_range("no SENTINEL field " + std::string(key));
 }
 
+std::string SentinelFieldList::operator[](std::string_view key) const {
+  const std::string* v = find(key);
+  return v ? *v : std::string();
+}
+
 SentinelFlags SentinelFlags::parse(std::string_view text) {
   SentinelFlags f;
   while (!text.empty()) {

@@ -48,6 +48,7 @@ struct SentinelFieldList {
 
   const std::string* find(std::string_view key) const;  // nullptr when absent
   const std::string& at(std::string_view key) const;    // std::out_of_range when absent
+  std::string operator[](std::string_view key) const;   // "" when absent
   bool empty() const { return items.empty(); }
 };
 

@@ -137,6 +137,8 @@ TEST(SentinelParser, MasterFieldsKeepEverythingSent) {
   EXPECT_EQ(m->fields.at("quorum"), "3");
   EXPECT_EQ(m->fields.find("ip"), nullptr);
   EXPECT_THROW((void)m->fields.at("ip"), std::out_of_range);
+  EXPECT_EQ(m->fields["ip"], "");
+  EXPECT_EQ(m->fields["name"], "mymaster");
   auto all = parseSentinelFields(fixtureReply("sentinel_master.resp"));
   ASSERT_TRUE(all.ok());
   auto real = parseSentinelMaster(fixtureReply("sentinel_master.resp"));
