@@ -18,20 +18,23 @@ bool toInt(std::string_view s, Int& out) {
   return ec == std::errc() && p == s.data() + s.size();
 }
 
-// One entry's [k1, v1, k2, v2, ...] in place: keys point into the reply, values too
-// except integers (short strings, no allocation). The lists are read on every reconcile
-// (three sentinels, a line per replica), so they are not turned into maps.
+// One entry's [k1, v1, k2, v2, ...] in place: keys and values point into the reply, except
+// integer values, written out in `numbers` (reserved up front, so the views into it stay
+// valid). The lists are read on every reconcile (three sentinels, a line per replica), so
+// nothing is copied and no map is built unless asked for.
 struct FlatFields {
-  std::vector<std::pair<std::string_view, std::string>> items;
-  const std::string* find(std::string_view key) const {
+  std::vector<std::pair<std::string_view, std::string_view>> items;
+  std::vector<std::string> numbers;
+  const std::string_view* find(std::string_view key) const {
     for (const auto& [k, v] : items)
       if (k == key) return &v;
     return nullptr;
   }
-  SentinelFields toMap() const {
-    SentinelFields m;
-    for (const auto& [k, v] : items) m[std::string(k)] = v;
-    return m;
+  SentinelFieldList toList() const {
+    SentinelFieldList l;
+    l.items.reserve(items.size());
+    for (const auto& [k, v] : items) l.items.emplace_back(k, v);
+    return l;
   }
 };
 
@@ -44,6 +47,10 @@ Result<FlatFields> flatFields(const RedisReply& reply) {
   }
   FlatFields out;
   out.items.reserve(reply.elements.size() / 2);
+  std::size_t integers = 0;
+  for (std::size_t i = 1; i < reply.elements.size(); i += 2)
+    if (reply.elements[i].type == RedisReply::Type::Integer) ++integers;
+  out.numbers.reserve(integers);
   for (std::size_t i = 0; i < reply.elements.size(); i += 2) {
     const auto& k = reply.elements[i];
     const auto& v = reply.elements[i + 1];
@@ -51,7 +58,8 @@ Result<FlatFields> flatFields(const RedisReply& reply) {
     if (isText(v)) {
       out.items.emplace_back(k.str, v.str);
     } else if (v.type == RedisReply::Type::Integer) {
-      out.items.emplace_back(k.str, std::to_string(v.integer));
+      out.numbers.push_back(std::to_string(v.integer));
+      out.items.emplace_back(k.str, out.numbers.back());
     } else {
       return makeError(Reason::Invalid, "SENTINEL: value of " + k.str + " is not a string", k.str);
     }
@@ -65,11 +73,11 @@ class FieldReader {
   FieldReader(const FlatFields& f, std::string_view what) : f_(f), what_(what) {}
 
   void str(const char* key, std::string& out) {
-    if (const std::string* v = f_.find(key)) out = *v;
+    if (const std::string_view* v = f_.find(key)) out = std::string(*v);
   }
   template <class Int>
   void num(const char* key, Int& out) {
-    const std::string* v = f_.find(key);
+    const std::string_view* v = f_.find(key);
     if (v == nullptr || !error_.empty()) return;
     if (!toInt(*v, out)) {
       error_ = key;
@@ -84,7 +92,7 @@ class FieldReader {
     out = v;
   }
   void flags(SentinelFlags& out) {
-    if (const std::string* v = f_.find("flags")) out = SentinelFlags::parse(*v);
+    if (const std::string_view* v = f_.find("flags")) out = SentinelFlags::parse(*v);
   }
   Status status() const {
     if (error_.empty()) return {};
@@ -124,7 +132,7 @@ Result<SentinelMasterInfo> masterFrom(const FlatFields& f) {
   r.num("failover-timeout", m.failoverTimeoutMs);
   r.num("parallel-syncs", m.parallelSyncs);
   if (Status s = r.status(); !s) return s.error();
-  m.fields = f.toMap();
+  m.fields = f.toList();
   return m;
 }
 
@@ -183,6 +191,22 @@ Result<std::vector<T>> listOf(const RedisReply& reply, std::string_view what, Bu
 }
 
 }  // namespace
+
+const std::string* SentinelFieldList::find(std::string_view key) const {
+  for (auto it = items.rbegin(); it != items.rend(); ++it)
+    if (it->first == key) return &it->second;
+  return nullptr;
+}
+
+const std::string& SentinelFieldList::at(std::string_view key) const {
+  if (const std::string* v = find(key)) return *v;
+  throw std::out_of_range("no SENTINEL field " + std::string(key));
+}
+
+std::string SentinelFieldList::operator[](std::string_view key) const {
+  const std::string* v = find(key);
+  return v ? *v : std::string();
+}
 
 SentinelFlags SentinelFlags::parse(std::string_view text) {
   SentinelFlags f;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,6 +40,18 @@ struct SentinelFlags {
 
 using SentinelFields = std::map<std::string, std::string>;
 
+// Every field of one entry, in the order Sentinel sent them. A flat list rather than a map:
+// SENTINEL MASTER is read from every sentinel on every reconcile, and looked up only a few
+// times. A repeated key reads as its last value, as in a map built from the same reply.
+struct SentinelFieldList {
+  std::vector<std::pair<std::string, std::string>> items;
+
+  const std::string* find(std::string_view key) const;  // nullptr when absent
+  const std::string& at(std::string_view key) const;    // std::out_of_range when absent
+  std::string operator[](std::string_view key) const;   // "" when absent
+  bool empty() const { return items.empty(); }
+};
+
 // [k1, v1, k2, v2, ...] -> map. Invalid for an odd count or non-string elements.
 Result<SentinelFields> parseSentinelFields(const RedisReply& reply);
 
@@ -64,7 +77,7 @@ struct SentinelMasterInfo {
   int quorum = 0;
   std::int64_t failoverTimeoutMs = 0;
   int parallelSyncs = 0;
-  SentinelFields fields;
+  SentinelFieldList fields;
 
   RedisEndpoint endpoint() const { return {ip, port}; }
 };

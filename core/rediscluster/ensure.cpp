@@ -23,24 +23,57 @@ Error about(const DesiredObject& d, std::string_view verb, const Error& e) {
 
 }  // namespace
 
+Status Ensurer::checkSynced(const std::vector<DesiredObject>& desired) const {
+  for (const auto& d : desired) {
+    if (!live_.synced(d.resource))
+      return makeError(Reason::Unavailable, fmt::format("the cache of {} is not synced yet", d.resource.groupResource()));
+  }
+  return {};
+}
+
+ObjectPtr Ensurer::liveOf(const DesiredObject& d) const {
+  return live_.get(d.resource, meta::namespaceOf(d.object), meta::name(d.object));
+}
+
 EnsureOutcome Ensurer::ensure(const std::vector<DesiredObject>& desired) {
   EnsureOutcome out;
+  out.status = checkSynced(desired);
+  if (!out.status) return out;
   for (const auto& d : desired) {
-    if (!live_.synced(d.resource)) {
-      out.status = makeError(Reason::Unavailable,
-                             fmt::format("the cache of {} is not synced yet", d.resource.groupResource()));
-      return out;
-    }
-  }
-  for (const auto& d : desired) {
-    out.status = ensureOne(d, out.report);
+    out.status = ensureOne(d, liveOf(d), out.report);
     if (!out.status) break;
   }
   return out;
 }
 
-Status Ensurer::ensureOne(const DesiredObject& d, EnsureReport& report) {
-  const ObjectPtr live = live_.get(d.resource, meta::namespaceOf(d.object), meta::name(d.object));
+EnsureOutcome Ensurer::ensure(const std::shared_ptr<const std::vector<DesiredObject>>& desired, EnsureMemo& memo) {
+  EnsureOutcome out;
+  out.status = checkSynced(*desired);
+  if (!out.status) {
+    memo = {};
+    return out;
+  }
+  std::vector<ObjectPtr> live;
+  live.reserve(desired->size());
+  for (const auto& d : *desired) live.push_back(liveOf(d));
+  if (memo.desired == desired && memo.live == live) {
+    out.report.unchanged = static_cast<std::int32_t>(desired->size());
+    return out;
+  }
+  for (std::size_t i = 0; i < desired->size(); ++i) {
+    // Read again: a write made earlier in this pass may already be in the cache.
+    live[i] = liveOf((*desired)[i]);
+    out.status = ensureOne((*desired)[i], live[i], out.report);
+    if (!out.status) break;
+  }
+  if (out.ok() && out.report.unchanged == static_cast<std::int32_t>(desired->size()))
+    memo = EnsureMemo{desired, std::move(live)};
+  else
+    memo = {};
+  return out;
+}
+
+Status Ensurer::ensureOne(const DesiredObject& d, const ObjectPtr& live, EnsureReport& report) {
   if (!live) {
     auto made = client_.create(d.resource, d.object);
     if (!made) return about(d, "create", made.error());

@@ -16,6 +16,7 @@
 // Error messages name kinds and objects, never their content (the Secret holds the
 // password).
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -43,15 +44,30 @@ struct EnsureOutcome {
   bool ok() const { return status.ok(); }
 };
 
+// What ensure() found on its last clean pass over one cluster's objects: this desired list
+// and the cached objects it was compared with, every one up to date. The same list against
+// the same cached objects (pointer identity; both are held, so no pointer is reused for
+// another object) gives the same answer, so it is not worked out again. Any create, update
+// or failure clears it.
+struct EnsureMemo {
+  std::shared_ptr<const std::vector<DesiredObject>> desired;
+  std::vector<ObjectPtr> live;
+};
+
 class Ensurer {
  public:
   // Both must outlive the Ensurer.
   Ensurer(KubeClient& client, const LiveObjects& live) : client_(client), live_(live) {}
 
   EnsureOutcome ensure(const std::vector<DesiredObject>& desired);
+  // The same, remembering a clean pass in memo and skipping the comparisons when nothing
+  // changed since.
+  EnsureOutcome ensure(const std::shared_ptr<const std::vector<DesiredObject>>& desired, EnsureMemo& memo);
 
  private:
-  Status ensureOne(const DesiredObject& d, EnsureReport& report);
+  Status checkSynced(const std::vector<DesiredObject>& desired) const;
+  ObjectPtr liveOf(const DesiredObject& d) const;
+  Status ensureOne(const DesiredObject& d, const ObjectPtr& live, EnsureReport& report);
 
   KubeClient& client_;
   const LiveObjects& live_;

@@ -33,10 +33,17 @@ bool passwordRefused(const RedisReply& r) {
          r.str.find("invalid password") != std::string::npos;
 }
 
-void byOrdinal(std::vector<PodInfo>& pods) {
-  std::sort(pods.begin(), pods.end(), [](const PodInfo& a, const PodInfo& b) {
-    return a.ordinal != b.ordinal ? a.ordinal < b.ordinal : a.name < b.name;
-  });
+bool ordinalLess(const PodInfo& a, const PodInfo& b) {
+  return a.ordinal != b.ordinal ? a.ordinal < b.ordinal : a.name < b.name;
+}
+
+// pods in ordinal order: pods itself when it is (the reconciler's are), else a sorted copy
+// kept in `sorted`.
+const std::vector<PodInfo>& byOrdinal(const std::vector<PodInfo>& pods, std::vector<PodInfo>& sorted) {
+  if (std::is_sorted(pods.begin(), pods.end(), ordinalLess)) return pods;
+  sorted = pods;
+  std::sort(sorted.begin(), sorted.end(), ordinalLess);
+  return sorted;
 }
 
 }  // namespace
@@ -130,8 +137,7 @@ RedisNodeView observeRedis(RedisAdmin& admin, const PodInfo& pod, const std::vec
       v.error = reply->isError() ? errorFromReply(*reply) : unexpectedReply("INFO", "a bulk string", *reply);
       return v;
     }
-    const InfoSections info = parseInfo(reply->str);
-    auto repl = parseReplicationInfo(info);
+    auto repl = parseReplicationInfo(std::string_view(reply->str));
     if (!repl.ok()) {
       v.error = repl.error();
       return v;
@@ -187,9 +193,9 @@ SentinelNodeView observeSentinel(RedisAdmin& admin, const PodInfo& pod) {
 }
 
 ClusterView observe(RedisAdmin& admin, const ClusterPods& pods, const std::vector<std::string>& passwords) {
-  std::vector<PodInfo> redis = pods.redis, sentinels = pods.sentinels;
-  byOrdinal(redis);
-  byOrdinal(sentinels);
+  std::vector<PodInfo> redisCopy, sentinelsCopy;
+  const auto& redis = byOrdinal(pods.redis, redisCopy);
+  const auto& sentinels = byOrdinal(pods.sentinels, sentinelsCopy);
   ClusterView view;
   view.redis.reserve(redis.size());
   for (const auto& p : redis) view.redis.push_back(observeRedis(admin, p, passwords));

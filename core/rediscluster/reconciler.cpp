@@ -84,6 +84,7 @@ ReconcileResult Reconciler::reconcile(const std::string& key) {
       desired_.forget(it->second);
       passwords_.erase(it->second);
       configChecks_.erase(it->second);
+      memos_.erase(it->second);
       uidByKey_.erase(it);
     }
     reportHealth(key, std::nullopt);
@@ -93,13 +94,24 @@ ReconcileResult Reconciler::reconcile(const std::string& key) {
     reportHealth(key, std::nullopt);  // not this operator's (any more), or going away
     return ReconcileResult::done();
   }
-  uidByKey_[key] = meta::uid(*stored);
+  const std::string uid = meta::uid(*stored);
+  if (std::string& known = uidByKey_[key]; known != uid) {
+    memos_.erase(known);  // the name now belongs to another cluster
+    known = uid;
+  }
 
-  auto parsed = api::parseRedisCluster(stored);
-  if (!parsed) return rejectInvalid(*stored, nullptr, api::formatFieldError(parsed.error()));
-  const std::vector<Error> problems = api::validateRedisCluster(*parsed);
-  if (!problems.empty()) return rejectInvalid(*stored, &*parsed, api::formatFieldErrors(problems));
-  return reconcileValid(*stored, *parsed);
+  ClusterMemo& memo = memos_[uid];
+  if (memo.stored != stored) {
+    memo.stored = nullptr;
+    auto parsed = api::parseRedisCluster(stored);
+    if (!parsed) return rejectInvalid(*stored, nullptr, api::formatFieldError(parsed.error()));
+    const std::vector<Error> problems = api::validateRedisCluster(*parsed);
+    if (!problems.empty()) return rejectInvalid(*stored, &*parsed, api::formatFieldErrors(problems));
+    memo.defaulted = api::withDefaults(*parsed);
+    memo.parsed = std::move(*parsed);
+    memo.stored = stored;
+  }
+  return reconcileValid(*stored, memo);
 }
 
 ReconcileResult Reconciler::rejectInvalid(const Object& stored, const api::RedisCluster* parsed,
@@ -138,12 +150,23 @@ ReconcileResult Reconciler::rejectInvalid(const Object& stored, const api::Redis
   return ReconcileResult::done();  // the next spec change queues it again
 }
 
-ClusterPods Reconciler::podsOf(const std::string& ns, const std::string& name) const {
-  ClusterPods pods;
-  pods.redis = podInfos(caches_.pods().list(ns, LabelSelector::fromMap(selectorLabels(name, Component::Redis))));
-  pods.sentinels =
-      podInfos(caches_.pods().list(ns, LabelSelector::fromMap(selectorLabels(name, Component::Sentinel))));
-  return pods;
+const ClusterPods& Reconciler::podsOf(const std::string& ns, const std::string& name, ClusterMemo& memo) const {
+  if (memo.redisSelector.empty()) {
+    memo.redisSelector = LabelSelector::fromMap(selectorLabels(name, Component::Redis));
+    memo.sentinelSelector = LabelSelector::fromMap(selectorLabels(name, Component::Sentinel));
+  }
+  // The same pod objects as last time: the same PodInfo.
+  auto redis = caches_.pods().list(ns, memo.redisSelector);
+  if (redis != memo.redisPods) {
+    memo.pods.redis = podInfos(redis);
+    memo.redisPods = std::move(redis);
+  }
+  auto sentinels = caches_.pods().list(ns, memo.sentinelSelector);
+  if (sentinels != memo.sentinelPods) {
+    memo.pods.sentinels = podInfos(sentinels);
+    memo.sentinelPods = std::move(sentinels);
+  }
+  return memo.pods;
 }
 
 std::string Reconciler::sentinelServiceIP(const std::string& ns, const std::string& name) const {
@@ -202,8 +225,9 @@ RolloutView Reconciler::rolloutOf(const std::string& ns, const std::string& name
   return r;
 }
 
-ReconcileResult Reconciler::reconcileValid(const Object& stored, const api::RedisCluster& parsed) {
-  const api::RedisCluster rc = api::withDefaults(parsed);
+ReconcileResult Reconciler::reconcileValid(const Object& stored, ClusterMemo& memo) {
+  const api::RedisCluster& parsed = memo.parsed;
+  const api::RedisCluster& rc = memo.defaulted;
   const std::string ns = rc.namespaceOf();
   const std::string name = rc.name();
   const std::string uid = meta::uid(stored);
@@ -215,7 +239,7 @@ ReconcileResult Reconciler::reconcileValid(const Object& stored, const api::Redi
   }
   const std::vector<std::string> passwords = candidatePasswords(rc, caches_.live(), pw.previous);
 
-  const ClusterPods pods = podsOf(ns, name);
+  const ClusterPods& pods = podsOf(ns, name, memo);
   ClusterView view = steps_.observe(seams_.redis, pods, passwords);
   view.rollout = rolloutOf(ns, name);
 
@@ -227,7 +251,7 @@ ReconcileResult Reconciler::reconcileValid(const Object& stored, const api::Redi
   const auto desired = desired_.get(parsed, gen);
 
   Ensurer ensurer(seams_.kube, caches_.live());
-  const EnsureOutcome ensured = ensurer.ensure(*desired);
+  const EnsureOutcome ensured = ensurer.ensure(desired, memo.ensure);
   stats_.objectWrites += static_cast<std::uint64_t>(ensured.report.writes());
   for (const auto& a : ensured.report.actions) {
     event(stored, EventType::Normal, a.rfind("create", 0) == 0 ? "Created" : "Updated", a, passwords);
@@ -276,8 +300,15 @@ ReconcileResult Reconciler::reconcileValid(const Object& stored, const api::Redi
   report.observedGeneration = rc.generation();
 
   const bool wasHealthy = conditionTrue(parsed.status, conditions::kHealthy);
-  const auto next = nextStatus(parsed.status, report, formatRfc3339(seams_.loop.wallMicros()));
-  auto wrote = writeStatus(parsed, next);
+  Result<bool> wrote = false;
+  if (memo.statusUnchangedFor != memo.stored || !(memo.statusReport == report)) {
+    memo.statusUnchangedFor = nullptr;
+    wrote = writeStatus(parsed, nextStatus(parsed.status, report, formatRfc3339(seams_.loop.wallMicros())));
+    if (wrote && !*wrote) {
+      memo.statusUnchangedFor = memo.stored;
+      memo.statusReport = report;
+    }
+  }
   const bool isHealthy = phase.phase == ClusterPhase::Healthy;
   reportHealth(meta::key(stored), isHealthy);
   // A transition is announced once the status saying so is written: a write refused for a

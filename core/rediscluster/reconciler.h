@@ -28,6 +28,7 @@
 #include "core/rediscluster/desired_cache.h"
 #include "core/rediscluster/generate.h"
 #include "core/rediscluster/heal.h"
+#include "core/rediscluster/pass_memo.h"
 #include "core/rediscluster/redis_steps.h"
 #include "core/rediscluster/scope.h"
 #include "core/runtime/event_loop.h"
@@ -82,8 +83,8 @@ class Reconciler {
 
  private:
   ReconcileResult rejectInvalid(const Object& stored, const api::RedisCluster* parsed, const std::string& message);
-  ReconcileResult reconcileValid(const Object& stored, const api::RedisCluster& parsed);
-  ClusterPods podsOf(const std::string& ns, const std::string& name) const;
+  ReconcileResult reconcileValid(const Object& stored, ClusterMemo& memo);
+  const ClusterPods& podsOf(const std::string& ns, const std::string& name, ClusterMemo& memo) const;
   std::string sentinelServiceIP(const std::string& ns, const std::string& name) const;
   std::int32_t liveReplicas(const std::string& ns, const std::string& stsName) const;
   std::string redisUpdateRevision(const std::string& ns, const std::string& name) const;
@@ -110,6 +111,7 @@ class Reconciler {
   };
   std::map<std::string, Passwords> passwords_;
   std::map<std::string, ConfigChecks> configChecks_;  // by uid
+  std::map<std::string, ClusterMemo> memos_;          // by uid
   ReconcilerStats stats_;
 };
 

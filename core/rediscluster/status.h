@@ -24,6 +24,8 @@ struct StatusReport {
   std::optional<std::string> masterIP;    // unset: keep the stored value
   std::optional<std::string> sentinelIP;
   std::int64_t observedGeneration = 0;
+
+  bool operator==(const StatusReport&) const = default;
 };
 
 // current with report applied at `now` (RFC 3339); unknown status fields are kept.

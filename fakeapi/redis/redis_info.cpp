@@ -1,6 +1,8 @@
 // INFO and ROLE, laid out field for field as redis-server 7.0 prints them (the operator
 // and Sentinel parse this text). Fields that describe the host (os, memory allocator,
 // CPU) carry fixed plausible values.
+#include <iterator>
+
 #include <fmt/format.h>
 
 #include "fakeapi/redis/redis_node.h"
@@ -167,12 +169,17 @@ std::string RedisNode::infoKeyspace() {
 
 std::string RedisNode::infoReplication() {
   const std::int64_t now = nowMs();
-  std::string out = "# Replication\r\n";
+  // Written into one buffer (format_to), not assembled from temporaries: every reconcile
+  // reads INFO replication from every redis node.
+  std::string out;
+  out.reserve(768);
+  auto to = std::back_inserter(out);
+  out += "# Replication\r\n";
   if (isMaster()) {
     out += "role:master\r\n";
   } else {
     const bool up = link_.state == LinkState::Connected;
-    out += fmt::format(
+    fmt::format_to(to,
         "role:slave\r\n"
         "master_host:{}\r\n"
         "master_port:{}\r\n"
@@ -184,7 +191,7 @@ std::string RedisNode::infoReplication() {
         masterHost_, masterPort_, up ? "up" : "down", up ? (now - link_.lastIoMs) / 1000 : -1,
         link_.state == LinkState::Sync ? 1 : 0, replOffset_, replOffset_);
     if (link_.state == LinkState::Sync) {
-      out += fmt::format(
+      fmt::format_to(to,
           "master_sync_total_bytes:-1\r\n"
           "master_sync_read_bytes:0\r\n"
           "master_sync_left_bytes:-1\r\n"
@@ -193,32 +200,32 @@ std::string RedisNode::infoReplication() {
           (now - link_.lastIoMs) / 1000);
     }
     if (!up) {
-      out += fmt::format("master_link_down_since_seconds:{}\r\n",
+      fmt::format_to(to, "master_link_down_since_seconds:{}\r\n",
                          link_.downSinceMs != 0 ? (now - link_.downSinceMs) / 1000 : -1);
     }
-    out += fmt::format(
+    fmt::format_to(to,
         "slave_priority:{}\r\n"
         "slave_read_only:{}\r\n"
         "replica_announced:{}\r\n",
         config_.integer("replica-priority"), config_.flag("replica-read-only") ? 1 : 0,
         config_.flag("replica-announced") ? 1 : 0);
   }
-  out += fmt::format("connected_slaves:{}\r\n", replicas_.size());
+  fmt::format_to(to, "connected_slaves:{}\r\n", replicas_.size());
   if (config_.integer("min-replicas-to-write") > 0 && config_.integer("min-replicas-max-lag") > 0)
-    out += fmt::format("min_slaves_good_slaves:{}\r\n", goodReplicas_);
+    fmt::format_to(to, "min_slaves_good_slaves:{}\r\n", goodReplicas_);
   int i = 0;
   for (const auto& [c, r] : replicas_) {
     const char* st = r.state == ReplicaInfo::State::Online     ? "online"
                      : r.state == ReplicaInfo::State::SendBulk ? "send_bulk"
                                                                : "wait_bgsave";
     const std::int64_t lag = r.state == ReplicaInfo::State::Online ? (now - r.lastAckMs) / 1000 : 0;
-    out += fmt::format("slave{}:ip={},port={},state={},offset={},lag={}\r\n", i++, r.ip, r.port, st,
+    fmt::format_to(to, "slave{}:ip={},port={},state={},offset={},lag={}\r\n", i++, r.ip, r.port, st,
                        r.state == ReplicaInfo::State::WaitBgsave ? 0 : r.ackOffset, lag);
   }
   const char* fo = failoverState_ == FailoverState::None         ? "no-failover"
                    : failoverState_ == FailoverState::WaitForSync ? "waiting-for-sync"
                                                                   : "failover-in-progress";
-  out += fmt::format(
+  fmt::format_to(to,
       "master_failover_state:{}\r\n"
       "master_replid:{}\r\n"
       "master_replid2:{}\r\n"

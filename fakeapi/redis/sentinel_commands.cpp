@@ -1,6 +1,8 @@
 // The commands a Sentinel answers (PING, INFO, ROLE, SENTINEL ..., the hello PUBLISH,
 // SUBSCRIBE to its event channels), with replies shaped as redis-sentinel 7.0 shapes them:
 // instances as flat field/value arrays of bulk strings, errors worded as it words them.
+#include <charconv>
+
 #include <fmt/format.h>
 
 #include "fakeapi/redis/resp.h"
@@ -113,20 +115,34 @@ RedisReply SentinelNode::instanceReply(const Instance& ri) const {
   const std::int64_t now = mstime();
   // Built as the reply's elements directly (about 40 fields, asked for every instance on
   // every observation of the operator and the harness).
+  // Each element is made in place (no temporary reply or string to move and destroy), and
+  // numbers are written with to_chars.
   std::vector<RedisReply> f;
   f.reserve(64);
-  auto add = [&f](std::string_view k, std::string v) {
-    f.push_back(RedisReply::bulk(std::string(k)));
-    f.push_back(RedisReply::bulk(std::move(v)));
+  auto text = [&f](std::string_view s) {
+    RedisReply& e = f.emplace_back();
+    e.type = RedisReply::Type::String;
+    e.str.assign(s.data(), s.size());
   };
-  auto num = [](std::int64_t v) { return std::to_string(v); };
+  auto add = [&text](std::string_view k, std::string_view v) {
+    text(k);
+    text(v);
+  };
+  auto addNum = [&text](std::string_view k, std::int64_t v) {
+    char buf[24];
+    const auto end = std::to_chars(buf, buf + sizeof buf, v).ptr;
+    text(k);
+    text(std::string_view(buf, static_cast<std::size_t>(end - buf)));
+  };
   add("name", ri.name);
   add("ip", ri.host);
-  add("port", num(ri.port));
+  addNum("port", ri.port);
   add("runid", ri.runid);
   std::string flags;
-  auto flag = [&flags](bool on, const char* s) {
-    if (on) flags += std::string(s) + ",";
+  auto flag = [&flags](bool on, std::string_view s) {
+    if (!on) return;
+    flags += s;
+    flags += ',';
   };
   flag(ri.flags & kSDown, "s_down");
   flag(ri.flags & kODown, "o_down");
@@ -143,45 +159,45 @@ RedisReply SentinelNode::instanceReply(const Instance& ri) const {
   flag(ri.flags & kForceFailover, "force_failover");
   if (!flags.empty()) flags.pop_back();
   add("flags", flags);
-  add("link-pending-commands", num(ri.link.pendingCommands));
+  addNum("link-pending-commands", ri.link.pendingCommands);
   add("link-refcount", "1");
   if (ri.flags & kFailoverInProgress) {
     static const char* kStates[] = {"none",           "wait_start",    "select_slave", "send_slaveof_noone",
                                     "wait_promotion", "reconf_slaves", "update_config"};
     add("failover-state", kStates[ri.failoverState]);
   }
-  add("last-ping-sent", num(ri.link.actPingTime ? now - ri.link.actPingTime : 0));
-  add("last-ok-ping-reply", num(now - ri.link.lastAvailTime));
-  add("last-ping-reply", num(now - ri.link.lastPongTime));
-  if (ri.flags & kSDown) add("s-down-time", num(now - ri.sDownSince));
-  if (ri.flags & kODown) add("o-down-time", num(now - ri.oDownSince));
-  add("down-after-milliseconds", num(ri.downAfter));
+  addNum("last-ping-sent", ri.link.actPingTime ? now - ri.link.actPingTime : 0);
+  addNum("last-ok-ping-reply", now - ri.link.lastAvailTime);
+  addNum("last-ping-reply", now - ri.link.lastPongTime);
+  if (ri.flags & kSDown) addNum("s-down-time", now - ri.sDownSince);
+  if (ri.flags & kODown) addNum("o-down-time", now - ri.oDownSince);
+  addNum("down-after-milliseconds", ri.downAfter);
   if (ri.flags & (kMaster | kSlave)) {
-    add("info-refresh", num(ri.infoRefresh ? now - ri.infoRefresh : 0));
+    addNum("info-refresh", ri.infoRefresh ? now - ri.infoRefresh : 0);
     add("role-reported", ri.roleReported == kMaster ? "master" : "slave");
-    add("role-reported-time", num(now - ri.roleReportedTime));
+    addNum("role-reported-time", now - ri.roleReportedTime);
   }
   if (ri.flags & kMaster) {
-    add("config-epoch", num(static_cast<std::int64_t>(ri.configEpoch)));
-    add("num-slaves", num(static_cast<std::int64_t>(ri.slaves.size())));
-    add("num-other-sentinels", num(static_cast<std::int64_t>(ri.sentinels.size())));
-    add("quorum", num(ri.quorum));
-    add("failover-timeout", num(ri.failoverTimeout));
-    add("parallel-syncs", num(ri.parallelSyncs));
+    addNum("config-epoch", static_cast<std::int64_t>(ri.configEpoch));
+    addNum("num-slaves", static_cast<std::int64_t>(ri.slaves.size()));
+    addNum("num-other-sentinels", static_cast<std::int64_t>(ri.sentinels.size()));
+    addNum("quorum", ri.quorum);
+    addNum("failover-timeout", ri.failoverTimeout);
+    addNum("parallel-syncs", ri.parallelSyncs);
   }
   if (ri.flags & kSlave) {
-    add("master-link-down-time", num(ri.masterLinkDownTime));
+    addNum("master-link-down-time", ri.masterLinkDownTime);
     add("master-link-status", ri.slaveMasterLinkUp ? "ok" : "err");
     add("master-host", ri.slaveMasterHost.empty() ? "?" : ri.slaveMasterHost);
-    add("master-port", num(ri.slaveMasterPort));
-    add("slave-priority", num(ri.slavePriority));
-    add("slave-repl-offset", num(ri.slaveReplOffset));
-    add("replica-announced", num(ri.replicaAnnounced));
+    addNum("master-port", ri.slaveMasterPort);
+    addNum("slave-priority", ri.slavePriority);
+    addNum("slave-repl-offset", ri.slaveReplOffset);
+    addNum("replica-announced", ri.replicaAnnounced);
   }
   if (ri.flags & kSentinel) {
-    add("last-hello-message", num(now - ri.lastHelloTime));
+    addNum("last-hello-message", now - ri.lastHelloTime);
     add("voted-leader", ri.leader.empty() ? "?" : ri.leader);
-    add("voted-leader-epoch", num(static_cast<std::int64_t>(ri.leaderEpoch)));
+    addNum("voted-leader-epoch", static_cast<std::int64_t>(ri.leaderEpoch));
   }
   return RedisReply::array(std::move(f));
 }

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 #include "tests/unit/redisclient/fixture.h"
 
 namespace kun {
@@ -111,6 +114,49 @@ TEST(InfoParser, SectionsAreCaseInsensitiveAndSlaveOrderIsNumeric) {
     EXPECT_EQ(r->replicas[i].index, i);
     EXPECT_EQ(r->replicas[i].ip, "10.0.0." + std::to_string(i));
   }
+}
+
+// Every field, so that two parses can be compared whole.
+std::string describe(const Result<ReplicationInfo>& r) {
+  if (!r.ok()) return "error " + r.error().field + ": " + r.error().message;
+  std::string out = r->role + "|" + std::to_string(r->connectedSlaves) + "|" + r->masterHost + "|" +
+                    std::to_string(r->masterPort) + "|" + r->masterLinkStatus + "|" +
+                    std::to_string(r->masterLastIoSecondsAgo) + "|" + std::to_string(r->masterSyncInProgress) + "|" +
+                    std::to_string(r->slaveReplOffset) + "|" + std::to_string(r->masterLinkDownSinceSeconds) + "|" +
+                    std::to_string(r->slavePriority) + "|" + std::to_string(r->slaveReadOnly) + "|" +
+                    r->masterFailoverState + "|" + r->masterReplid + "|" + r->masterReplid2 + "|" +
+                    std::to_string(r->masterReplOffset) + "|" + std::to_string(r->secondReplOffset) + "|" +
+                    std::to_string(r->replBacklogActive);
+  for (const auto& e : r->replicas)
+    out += "|slave" + std::to_string(e.index) + "=" + e.ip + ":" + std::to_string(e.port) + "," + e.state + "," +
+           std::to_string(e.offset) + "," + std::to_string(e.lag);
+  return out;
+}
+
+// The text overload reads the lines in place (observe() calls it for every node on every
+// pass); it must give what parsing the sections first gives, errors included.
+TEST(InfoParser, InPlaceParseAgreesWithTheSectionParse) {
+  std::vector<std::string> texts = {
+      fixtureReply("info_replication_master.resp").str,
+      fixtureReply("info_replication_replica.resp").str,
+      fixtureReply("info_replication_converted_old_master.resp").str,
+      fixtureBytes("info_replication_replica_syncing.txt"),
+      fixtureReply("info_server.resp").str,
+      "",
+      "role:master\n",                                        // before any section: not replication
+      "# Server\nrole:master\n# REPLICATION\nrole:slave\nmaster_host:10.0.0.1\n",
+      "# Replication\nrole:master\n# Server\nmaster_repl_offset:7\n# replication \nmaster_repl_offset:9\n",
+      "# Replication\r\nrole:master\r\nrole:slave\r\nmaster_port:1\r\nmaster_port:2\r\n",  // last one wins
+      "# Replication\nrole:master\nslave1:ip=a,port=1,state=online,offset=3,lag=0\n"
+      "slave01:ip=b,port=2,state=online,offset=4,lag=0\nslave1:ip=c,port=3,state=online,offset=5,lag=0\n",
+      "# Replication\nrole:master\nslave2:ip=1.2.3.4,port=x\nslave10:ip=1.2.3.5\n",  // first bad by key order
+      "# Replication\nrole:master\nslavex:ip=1.2.3.4,port=1\nslave:1\nslave_priority:5\n",
+      "# Replication\nrole:slave\nmaster_port:abc\nconnected_slaves:zz\n",
+      "# Replication\nrole:slave\nslave_read_only:0\nmaster_sync_in_progress:1\nrepl_backlog_active:x\n",
+      "  # Replication  \n  role:slave  \nno colon here\n\n\nmaster_host::weird:value\n",
+      "# Replication\nconnected_slaves:0\n",
+  };
+  for (const auto& t : texts) EXPECT_EQ(describe(parseReplicationInfo(std::string_view(t))), describe(parseReplicationInfo(parseInfo(t)))) << t;
 }
 
 TEST(InfoParser, BadNumbersAreInvalidAndNameTheKey) {

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+
 #include "tests/unit/redisclient/fixture.h"
 
 namespace kun {
@@ -119,6 +121,29 @@ TEST(SentinelParser, FlagsKeepUnknownNames) {
   EXPECT_TRUE(f.has("brand_new_flag"));
   EXPECT_EQ(f.names.size(), 4u);
   EXPECT_TRUE(SentinelFlags::parse("").names.empty());
+}
+
+// A master entry keeps every field it was sent, integers as text, and reads a repeated key
+// as its last value (what the map it replaced held); heal compares settings through it.
+TEST(SentinelParser, MasterFieldsKeepEverythingSent) {
+  using R = RedisReply;
+  auto m = parseSentinelMaster(R::array({R::bulk("name"), R::bulk("mymaster"), R::bulk("quorum"), R::bulk("2"),
+                                         R::bulk("brand-new-field"), R::integerReply(42), R::bulk("quorum"),
+                                         R::bulk("3")}));
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_EQ(m->fields.items.size(), 4u);
+  ASSERT_NE(m->fields.find("brand-new-field"), nullptr);
+  EXPECT_EQ(*m->fields.find("brand-new-field"), "42");
+  EXPECT_EQ(m->fields.at("quorum"), "3");
+  EXPECT_EQ(m->fields.find("ip"), nullptr);
+  EXPECT_THROW((void)m->fields.at("ip"), std::out_of_range);
+  EXPECT_EQ(m->fields["ip"], "");
+  EXPECT_EQ(m->fields["name"], "mymaster");
+  auto all = parseSentinelFields(fixtureReply("sentinel_master.resp"));
+  ASSERT_TRUE(all.ok());
+  auto real = parseSentinelMaster(fixtureReply("sentinel_master.resp"));
+  ASSERT_TRUE(real.ok());
+  for (const auto& [k, v] : *all) EXPECT_EQ(real->fields.at(k), v) << k;
 }
 
 TEST(SentinelParser, MalformedFieldArrays) {

@@ -107,6 +107,63 @@ TEST_F(EnsureTest, FirstPassCreatesEverythingSecondWritesNothing) {
   EXPECT_EQ(rv(), after);
 }
 
+// A clean pass is remembered (the desired list and the cached objects it was compared
+// with) and not worked out again; a cached object that changes since, a new desired list,
+// a write or a failure are each compared afresh.
+TEST_F(EnsureTest, TheMemoOfACleanPassStillSeesEveryChange) {
+  auto desired = std::make_shared<const std::vector<DesiredObject>>(desiredObjects(current()));
+  EnsureMemo memo;
+  EnsureOutcome out = ensurer.ensure(desired, memo);
+  settle();
+  ASSERT_TRUE(out.ok());
+  EXPECT_EQ(out.report.created, 12);
+  EXPECT_EQ(memo.desired, nullptr);  // it wrote: nothing remembered
+
+  for (int i = 0; i < 2; ++i) {
+    out = ensurer.ensure(desired, memo);
+    ASSERT_TRUE(out.ok());
+    EXPECT_EQ(out.report.unchanged, 12);
+    EXPECT_EQ(out.report.writes(), 0);
+    EXPECT_EQ(memo.desired, desired);
+    EXPECT_EQ(memo.live.size(), 12u);
+  }
+
+  // Someone else edits an owned object: a new cached object, compared and put back.
+  Object cm = get(res::configmaps, "redis-sentinel-test");
+  const Object want = cm["data"];
+  cm["data"]["sentinel.conf"] = "sentinel monitor mymaster 10.9.9.9 6379 1\n";
+  ASSERT_TRUE(store.update(res::configmaps, cm).ok());
+  settle();
+  std::uint64_t before = rv();
+  out = ensurer.ensure(desired, memo);
+  settle();
+  ASSERT_TRUE(out.ok());
+  EXPECT_EQ(out.report.actions, (std::vector<std::string>{"update ConfigMap default/redis-sentinel-test"}));
+  EXPECT_EQ(rv() - before, 1u);
+  EXPECT_EQ(get(res::configmaps, "redis-sentinel-test")["data"], want);
+  EXPECT_EQ(memo.desired, nullptr);
+  EXPECT_EQ(ensurer.ensure(desired, memo).report.writes(), 0);
+  EXPECT_EQ(memo.desired, desired);
+
+  // A new desired list (a spec change) is compared whatever was remembered.
+  auto changed = std::make_shared<const std::vector<DesiredObject>>(
+      desiredObjects(withSpec({{"size", 3}, {"config", {{"maxmemory", "1gb"}}}})));
+  out = ensurer.ensure(changed, memo);
+  settle();
+  ASSERT_TRUE(out.ok());
+  EXPECT_EQ(out.report.actions, (std::vector<std::string>{"update ConfigMap default/redis-cluster-test"}));
+
+  // An object deleted by someone else is created again.
+  ASSERT_TRUE(ensurer.ensure(changed, memo).ok());
+  ASSERT_EQ(memo.desired, changed);
+  ASSERT_TRUE(store.remove(res::services, "default", "redis-sentinel-test").ok());
+  settle();
+  out = ensurer.ensure(changed, memo);
+  settle();
+  ASSERT_TRUE(out.ok());
+  EXPECT_EQ(out.report.created, 1);
+}
+
 TEST_F(EnsureTest, ASpecChangeUpdatesExactlyTheAffectedObjects) {
   ASSERT_TRUE(ensure(current()).ok());
   std::uint64_t before = rv();

@@ -5,6 +5,7 @@
 
 #include "core/api/redis_cluster_crd.h"
 #include "core/rediscluster/conditions.h"
+#include "core/rediscluster/labels.h"
 #include "core/rediscluster/reconciler.h"
 #include "core/runtime/sim_loop.h"
 #include "fakeapi/store/fake_store.h"
@@ -32,14 +33,16 @@ struct ReconcilerTest : ::testing::Test {
   Health health;  // what assess() answers
   HealReport healReport;
   std::vector<std::string> observedPasswords;
+  ClusterPods observedPods;
   std::unique_ptr<Reconciler> reconciler;
 
   void SetUp() override {
     ASSERT_TRUE(store.create(res::customresourcedefinitions, api::redisClusterCrd()).ok());
     loop.runFor(seconds(1));
     RedisSteps steps;
-    steps.observe = [this](RedisAdmin&, const ClusterPods&, const std::vector<std::string>& pw) {
+    steps.observe = [this](RedisAdmin&, const ClusterPods& pods, const std::vector<std::string>& pw) {
       observedPasswords = pw;
+      observedPods = pods;
       return ClusterView{};
     };
     steps.replicasToKeep = [](const api::RedisCluster& rc, const ClusterView&) { return rc.spec.size; };
@@ -184,6 +187,98 @@ TEST_F(ReconcilerTest, CreatingThenHealthyThenZeroWritesInSteadyState) {
   }
   EXPECT_EQ(rv(), at);  // not one write: no object, no status, no Event
   EXPECT_EQ(reconciler->stats().statusWrites, writes);
+}
+
+// A steady-state pass reuses what it worked out from the same cached objects (the parsed
+// cluster, PodInfo, Ensure's comparisons, the status comparison). Each change made after
+// such passes — to the spec, the status, an owned object, a pod, or what Redis tells — is
+// acted on by the very next pass.
+TEST_F(ReconcilerTest, AfterQuietPassesEachChangeIsSeenOnTheNextPass) {
+  create(Object{{"size", 3}});
+  makeHealthy();
+  for (int i = 0; i < 3; ++i) run();
+  ASSERT_TRUE(conditionTrue(status(), "Healthy"));
+  int round = 0;
+  const auto quiet = [&] {
+    SCOPED_TRACE("quiet passes after change " + std::to_string(round++));
+    const std::uint64_t at = rv();
+    run();
+    run();
+    EXPECT_EQ(rv(), at);
+  };
+  quiet();
+
+  // The status edited by someone else: put back.
+  auto got = store.get(res::redisclusters, "default", "test");
+  ASSERT_TRUE(got.ok());
+  Object edited = *got;
+  edited["status"]["masterIP"] = "10.9.9.9";
+  ASSERT_TRUE(store.updateStatus(res::redisclusters, edited).ok());
+  loop.runFor(seconds(1));
+  run();
+  EXPECT_EQ(status().masterIP, "10.0.0.4");
+  quiet();
+
+  // What Redis tells changes (the same stored cluster): the status follows.
+  health.healthy = false;
+  health.reasons = {"replica redis-cluster-test-1 is not in sync"};
+  run();
+  EXPECT_TRUE(conditionTrue(status(), "Recovering"));
+  makeHealthy();
+  run();
+  EXPECT_TRUE(conditionTrue(status(), "Healthy"));
+  quiet();
+
+  // An owned object edited by someone else: put back.
+  auto cm = store.get(res::configmaps, "default", "redis-sentinel-test");
+  ASSERT_TRUE(cm.ok());
+  const Object want = (*cm)["data"];
+  Object cmEdited = *cm;
+  cmEdited["data"]["sentinel.conf"] = "sentinel monitor mymaster 10.9.9.9 6379 1\n";
+  ASSERT_TRUE(store.update(res::configmaps, cmEdited).ok());
+  loop.runFor(seconds(1));
+  run();
+  EXPECT_EQ((*store.get(res::configmaps, "default", "redis-sentinel-test"))["data"], want);
+  run();  // the pass after an update goes from Updating back to Healthy
+  EXPECT_TRUE(conditionTrue(status(), "Healthy"));
+  quiet();
+
+  // A spec change: the objects follow.
+  auto rc = store.get(res::redisclusters, "default", "test");
+  ASSERT_TRUE(rc.ok());
+  Object respec = *rc;
+  respec["spec"]["config"] = {{"maxmemory", "1gb"}};
+  ASSERT_TRUE(store.update(res::redisclusters, respec).ok());
+  loop.runFor(seconds(1));
+  run();
+  const std::string conf = (*store.get(res::configmaps, "default", "redis-cluster-test"))["data"]["redis.conf"];
+  EXPECT_NE(conf.find("maxmemory 1gb"), std::string::npos);
+  run();
+  EXPECT_TRUE(conditionTrue(status(), "Healthy"));
+  quiet();
+
+  // A pod appears, then gets an IP: observe is given the pod as it is now.
+  Object pod = {{"apiVersion", "v1"}, {"kind", "Pod"}, {"metadata", {{"name", "redis-cluster-test-0"}, {"namespace", "default"}}}};
+  for (const auto& [k, v] : selectorLabels("test", Component::Redis)) meta::setLabel(pod, k, v);
+  auto made = store.create(res::pods, pod);
+  ASSERT_TRUE(made.ok()) << made.error().toString();
+  loop.runFor(seconds(1));
+  run();
+  ASSERT_EQ(observedPods.redis.size(), 1u);
+  EXPECT_EQ(observedPods.redis[0].ip, "");
+  Object withIp = *made;
+  withIp["status"] = {{"podIP", "10.0.0.7"}, {"phase", "Running"}};
+  ASSERT_TRUE(store.updateStatus(res::pods, withIp).ok());
+  loop.runFor(seconds(1));
+  run();
+  ASSERT_EQ(observedPods.redis.size(), 1u);
+  EXPECT_EQ(observedPods.redis[0].ip, "10.0.0.7");
+  EXPECT_TRUE(observedPods.redis[0].running);
+  ASSERT_TRUE(store.remove(res::pods, "default", "redis-cluster-test-0").ok());
+  loop.runFor(seconds(1));
+  run();
+  // Gone, or going (the store may keep it while it terminates): either way not as it was.
+  EXPECT_TRUE(observedPods.redis.empty() || observedPods.redis[0].terminating);
 }
 
 TEST_F(ReconcilerTest, LosingHealthIsRecoveringWithAWarningAndHealActionsAreNormalEvents) {

@@ -1,0 +1,48 @@
+#pragma once
+// What the reconciler remembers of one cluster's last pass, so that a steady-state pass
+// skips the work that depends only on inputs it has already seen: the stored cluster
+// parsed, validated and defaulted; its pods as PodInfo; that Ensure found every owned
+// object up to date (EnsureMemo, ensure.h); that the status needed no write.
+//
+// Every entry is keyed by pointer identity of the informer's objects and holds those
+// pointers. An informer makes a new object (a new pointer) for every change it sees and on
+// every re-list, and a pointer held here cannot be freed and reused for another object, so
+// a changed cluster, pod or owned object never matches and is worked out afresh on the
+// pass that follows the change. What Redis answers is never remembered: observe() reads
+// every node on every pass.
+#include <string>
+#include <vector>
+
+#include "core/api/redis_cluster_types.h"
+#include "core/kube/informer.h"
+#include "core/kube/selector.h"
+#include "core/rediscluster/ensure.h"
+#include "core/rediscluster/observe.h"
+#include "core/rediscluster/status.h"
+
+namespace kun::rediscluster {
+
+struct ClusterMemo {
+  // The stored cluster that parsed and validated, with its parse and its defaulted form.
+  ObjectPtr stored;
+  api::RedisCluster parsed;
+  api::RedisCluster defaulted;
+
+  // The pod selectors of the cluster (built once), the pods each list returned last, and
+  // their PodInfo in ordinal order.
+  LabelSelector redisSelector;
+  LabelSelector sentinelSelector;
+  std::vector<ObjectPtr> redisPods;
+  std::vector<ObjectPtr> sentinelPods;
+  ClusterPods pods;
+
+  EnsureMemo ensure;
+
+  // The stored cluster and the report whose next status was found equal to the stored one.
+  // nextStatus() reads the clock only for a condition it changes, so the same report over
+  // the same stored cluster is again "nothing to write".
+  ObjectPtr statusUnchangedFor;
+  StatusReport statusReport;
+};
+
+}  // namespace kun::rediscluster
