@@ -131,7 +131,7 @@ void ReconcileBenchWorld::startReconciler(Duration configRecheck) {
   caches_ = std::make_unique<rediscluster::ClusterInformers>(*kube_, world_->loop(), opts.scope,
                                                              rediscluster::GenerateOptions{}, log_);
   reconciler_ = std::make_unique<rediscluster::Reconciler>(
-      rediscluster::ReconcilerSeams{*kube_, *redis_, world_->loop(), *events_, log_, nullptr}, *caches_, opts);
+      rediscluster::ReconcilerSeams{*kube_, *redis_, world_->loop(), *events_, log_, nullptr, {}}, *caches_, opts);
   caches_->startAll();
   if (!world_->runUntil([&] { return caches_->synced(); }, seconds(10))) {
     error_ = "caches not synced";

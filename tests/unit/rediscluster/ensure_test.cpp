@@ -52,7 +52,7 @@ class EnsureTest : public ::testing::Test {
     std::vector<Resource> rs = ownedResources();
     rs.push_back(pdbResource(PdbVersion::V1beta1));
     for (const auto& r : rs) {
-      informers.push_back(std::make_unique<Informer>(store, loop, r, Informer::Options{.ns = "default", .labelSelector = ""}, log));
+      informers.push_back(std::make_unique<Informer>(store, loop, r, Informer::Options{.ns = "default", .labelSelector = "", .indexLabels = {}}, log));
       live.add(*informers.back());
       informers.back()->start();
     }

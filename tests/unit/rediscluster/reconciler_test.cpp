@@ -50,7 +50,7 @@ struct ReconcilerTest : ::testing::Test {
     steps.assess = [this](const api::RedisCluster&, const ClusterView&) { return health; };
     ReconcilerOptions opts;
     opts.scope = Scope::namespaced("default");
-    reconciler = std::make_unique<Reconciler>(ReconcilerSeams{store, redis, loop, events, log}, caches, opts, steps);
+    reconciler = std::make_unique<Reconciler>(ReconcilerSeams{store, redis, loop, events, log, nullptr, {}}, caches, opts, steps);
     caches.startAll();
     loop.runFor(seconds(1));
   }

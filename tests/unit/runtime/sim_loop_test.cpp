@@ -248,11 +248,15 @@ TEST(SimLoop, ManyCancellationsKeepOrderAndCounts) {
   std::vector<TimerId> ids;
   for (int i = 0; i < 2000; ++i) ids.push_back(loop.runAt(at(1000 + (i * 7919) % 500), [&ran, i] { ran.push_back(i); }));
   for (int i = 0; i < 2000; ++i)
-    if (i % 10 != 3) EXPECT_TRUE(loop.cancel(ids[static_cast<std::size_t>(i)]));
+    if (i % 10 != 3) {
+      EXPECT_TRUE(loop.cancel(ids[static_cast<std::size_t>(i)]));
+    }
   for (int i = 2000; i < 2100; ++i) loop.runAt(at(1000 + (i * 7919) % 500), [&ran, i] { ran.push_back(i); });
   EXPECT_EQ(loop.pending(), 300u);
   for (int i = 0; i < 2000; ++i)
-    if (i % 10 != 3) EXPECT_FALSE(loop.cancel(ids[static_cast<std::size_t>(i)]));
+    if (i % 10 != 3) {
+      EXPECT_FALSE(loop.cancel(ids[static_cast<std::size_t>(i)]));
+    }
   std::vector<std::pair<int, int>> byTime;  // (time, scheduling order)
   for (int i = 0; i < 2100; ++i)
     if (i >= 2000 || i % 10 == 3) byTime.emplace_back((i * 7919) % 500, i);
