@@ -79,19 +79,24 @@ class Task {
     return sizeof(D) <= kInline && alignof(D) <= alignof(std::max_align_t) &&
            std::is_nothrow_move_constructible_v<D>;
   }
+  // The object placement-new made in the buffer, reached through the buffer's address.
+  template <typename T>
+  static T* at(void* buf) noexcept {
+    return std::launder(static_cast<T*>(buf));
+  }
   template <typename D>
   static constexpr Ops inlineOps{
-      [](void* s) { (*static_cast<D*>(s))(); },
+      [](void* s) { (*at<D>(s))(); },
       [](void* from, void* to) noexcept {
-        ::new (to) D(std::move(*static_cast<D*>(from)));
-        static_cast<D*>(from)->~D();
+        ::new (to) D(std::move(*at<D>(from)));
+        at<D>(from)->~D();
       },
-      [](void* s) noexcept { static_cast<D*>(s)->~D(); }};
+      [](void* s) noexcept { at<D>(s)->~D(); }};
   template <typename D>
   static constexpr Ops heapOps{
-      [](void* s) { (**static_cast<D**>(s))(); },
-      [](void* from, void* to) noexcept { ::new (to) D*(*static_cast<D**>(from)); },
-      [](void* s) noexcept { delete *static_cast<D**>(s); }};
+      [](void* s) { (**at<D*>(s))(); },
+      [](void* from, void* to) noexcept { ::new (to) D*(*at<D*>(from)); },
+      [](void* s) noexcept { delete *at<D*>(s); }};
 
   void reset() noexcept {
     if (ops_) {
