@@ -28,28 +28,59 @@ bool parseInt(std::string_view s, Int& out) {
   return ec == std::errc() && p == s.data() + s.size();
 }
 
+// A replication key's value, from the section maps (parseInfo) or from the lines in place
+// (ReplicationLines, below); the readers take either.
+const std::string* lookup(const InfoSections& info, std::string_view key) { return info.find("replication", key); }
+
 // Reads an optional integer key into `out`; an absent key leaves `out` as it is.
-template <class Int>
-Status readInt(const InfoSections& info, std::string_view key, Int& out) {
-  const std::string* v = info.find("replication", key);
+template <class Source, class Int>
+Status readInt(const Source& src, std::string_view key, Int& out) {
+  const auto* v = lookup(src, key);
   if (v == nullptr) return {};
   if (!parseInt(*v, out)) {
-    return makeError(Reason::Invalid, "INFO " + std::string(key) + ": not an integer: '" + *v + "'",
+    return makeError(Reason::Invalid, "INFO " + std::string(key) + ": not an integer: '" + std::string(*v) + "'",
                      std::string(key));
   }
   return {};
 }
 
 // INFO writes booleans as 0/1.
-Status readBool(const InfoSections& info, std::string_view key, bool& out) {
+template <class Source>
+Status readBool(const Source& src, std::string_view key, bool& out) {
   int v = out ? 1 : 0;
-  if (Status s = readInt(info, key, v); !s) return s;
+  if (Status s = readInt(src, key, v); !s) return s;
   out = v != 0;
   return {};
 }
 
-void readString(const InfoSections& info, std::string_view key, std::string& out) {
-  if (const std::string* v = info.find("replication", key)) out = *v;
+template <class Source>
+void readString(const Source& src, std::string_view key, std::string& out) {
+  if (const auto* v = lookup(src, key)) out = std::string(*v);
+}
+
+// Every field but role and the replica entries, in one order for both sources, so both
+// give the same result and the same first error.
+template <class Source>
+Status readReplicationFields(const Source& src, ReplicationInfo& r) {
+  for (Status s : {readInt(src, "connected_slaves", r.connectedSlaves),
+                   readInt(src, "master_port", r.masterPort),
+                   readInt(src, "master_last_io_seconds_ago", r.masterLastIoSecondsAgo),
+                   readInt(src, "slave_repl_offset", r.slaveReplOffset),
+                   readInt(src, "master_link_down_since_seconds", r.masterLinkDownSinceSeconds),
+                   readInt(src, "slave_priority", r.slavePriority),
+                   readInt(src, "master_repl_offset", r.masterReplOffset),
+                   readInt(src, "second_repl_offset", r.secondReplOffset),
+                   readBool(src, "master_sync_in_progress", r.masterSyncInProgress),
+                   readBool(src, "slave_read_only", r.slaveReadOnly),
+                   readBool(src, "repl_backlog_active", r.replBacklogActive)}) {
+    if (!s) return s;
+  }
+  readString(src, "master_host", r.masterHost);
+  readString(src, "master_link_status", r.masterLinkStatus);
+  readString(src, "master_failover_state", r.masterFailoverState);
+  readString(src, "master_replid", r.masterReplid);
+  readString(src, "master_replid2", r.masterReplid2);
+  return {};
 }
 
 }  // namespace
@@ -127,24 +158,7 @@ Result<ReplicationInfo> parseReplicationInfo(const InfoSections& info) {
   if (role == nullptr) return makeError(Reason::Invalid, "INFO replication has no role", "role");
   r.role = *role;
 
-  for (Status s : {readInt(info, "connected_slaves", r.connectedSlaves),
-                   readInt(info, "master_port", r.masterPort),
-                   readInt(info, "master_last_io_seconds_ago", r.masterLastIoSecondsAgo),
-                   readInt(info, "slave_repl_offset", r.slaveReplOffset),
-                   readInt(info, "master_link_down_since_seconds", r.masterLinkDownSinceSeconds),
-                   readInt(info, "slave_priority", r.slavePriority),
-                   readInt(info, "master_repl_offset", r.masterReplOffset),
-                   readInt(info, "second_repl_offset", r.secondReplOffset),
-                   readBool(info, "master_sync_in_progress", r.masterSyncInProgress),
-                   readBool(info, "slave_read_only", r.slaveReadOnly),
-                   readBool(info, "repl_backlog_active", r.replBacklogActive)}) {
-    if (!s) return s.error();
-  }
-  readString(info, "master_host", r.masterHost);
-  readString(info, "master_link_status", r.masterLinkStatus);
-  readString(info, "master_failover_state", r.masterFailoverState);
-  readString(info, "master_replid", r.masterReplid);
-  readString(info, "master_replid2", r.masterReplid2);
+  if (Status s = readReplicationFields(info, r); !s) return s.error();
 
   auto section = info.sections.find("replication");
   if (section != info.sections.end()) {
@@ -241,27 +255,7 @@ ReplicationLines replicationLines(std::string_view text) {
   return out;
 }
 
-template <class Int>
-Status readInt(const ReplicationLines& lines, std::string_view key, Int& out) {
-  const std::string_view* v = lines.find(key);
-  if (v == nullptr) return {};
-  if (!parseInt(*v, out)) {
-    return makeError(Reason::Invalid, "INFO " + std::string(key) + ": not an integer: '" + std::string(*v) + "'",
-                     std::string(key));
-  }
-  return {};
-}
-
-Status readBool(const ReplicationLines& lines, std::string_view key, bool& out) {
-  int v = out ? 1 : 0;
-  if (Status s = readInt(lines, key, v); !s) return s;
-  out = v != 0;
-  return {};
-}
-
-void readString(const ReplicationLines& lines, std::string_view key, std::string& out) {
-  if (const std::string_view* v = lines.find(key)) out = std::string(*v);
-}
+const std::string_view* lookup(const ReplicationLines& lines, std::string_view key) { return lines.find(key); }
 
 }  // namespace
 
@@ -274,24 +268,7 @@ Result<ReplicationInfo> parseReplicationInfo(std::string_view infoText) {
   if (role == nullptr) return makeError(Reason::Invalid, "INFO replication has no role", "role");
   r.role = std::string(*role);
 
-  for (Status s : {readInt(lines, "connected_slaves", r.connectedSlaves),
-                   readInt(lines, "master_port", r.masterPort),
-                   readInt(lines, "master_last_io_seconds_ago", r.masterLastIoSecondsAgo),
-                   readInt(lines, "slave_repl_offset", r.slaveReplOffset),
-                   readInt(lines, "master_link_down_since_seconds", r.masterLinkDownSinceSeconds),
-                   readInt(lines, "slave_priority", r.slavePriority),
-                   readInt(lines, "master_repl_offset", r.masterReplOffset),
-                   readInt(lines, "second_repl_offset", r.secondReplOffset),
-                   readBool(lines, "master_sync_in_progress", r.masterSyncInProgress),
-                   readBool(lines, "slave_read_only", r.slaveReadOnly),
-                   readBool(lines, "repl_backlog_active", r.replBacklogActive)}) {
-    if (!s) return s.error();
-  }
-  readString(lines, "master_host", r.masterHost);
-  readString(lines, "master_link_status", r.masterLinkStatus);
-  readString(lines, "master_failover_state", r.masterFailoverState);
-  readString(lines, "master_replid", r.masterReplid);
-  readString(lines, "master_replid2", r.masterReplid2);
+  if (Status s = readReplicationFields(lines, r); !s) return s.error();
 
   // As the section map would hold them: by key, the last of a repeated one, so that the
   // first bad entry reported is the same.

@@ -35,48 +35,51 @@ TEST(PropRun, SeededSchedulesPassOnTheRealOperator) {
   EXPECT_EQ(r.trials, 2);
 }
 
-TEST(PropRun, AnOperatorThatSkipsSentinelResetIsCaughtAndShrunk) {
+// Pod kills against an operator that never resets Sentinel.
+PropOptions skippingReset() {
   auto o = small(1);
   o.kinds = {chaos::FaultKind::PodKill};
   o.breaks = {"skip-sentinel-reset"};
-  ASSERT_TRUE(applyOperatorBreak("skip-sentinel-reset", o.heal).ok());
+  EXPECT_TRUE(applyOperatorBreak("skip-sentinel-reset", o.heal).ok());
+  return o;
+}
+
+// The written file, replayed with the same broken operator, is the same failing run.
+void expectTheFileReplaysTheFailure(const PropResult& r, const PropOptions& o, std::size_t faults) {
+  auto file = readScenarioFile(r.file);
+  ASSERT_TRUE(file.ok()) << file.error().message;
+  if (faults) {
+    EXPECT_EQ(file->schedule.faults.size(), faults);
+  }
+  RunOptions replay;
+  replay.heal = o.heal;
+  const auto again = runScenario(*file, replay).report;
+  EXPECT_FALSE(again.passed());
+  EXPECT_EQ(again.traceHash, r.report.traceHash);
+}
+
+TEST(PropRun, AnOperatorThatSkipsSentinelResetIsCaughtAndShrunk) {
+  const auto o = skippingReset();
   const auto r = runProperty(o);
   ASSERT_TRUE(r.error.empty()) << r.error;
   ASSERT_TRUE(r.failed);
   EXPECT_EQ(r.report.failure, FailureClass::Liveness) << r.report.failureDetail;
   EXPECT_NE(r.replay.find("--break skip-sentinel-reset"), std::string::npos) << r.replay;
   // The minimal schedule: one pod deletion is enough to leave a stale sentinel entry.
-  auto file = readScenarioFile(r.file);
-  ASSERT_TRUE(file.ok()) << file.error().message;
-  EXPECT_EQ(file->schedule.faults.size(), 1u);
-  // Replaying the file with the same broken operator is the same run.
-  RunOptions replay;
-  replay.heal = o.heal;
-  const auto again = runScenario(*file, replay).report;
-  EXPECT_FALSE(again.passed());
-  EXPECT_EQ(again.traceHash, r.report.traceHash);
+  expectTheFileReplaysTheFailure(r, o, 1);
   std::filesystem::remove_all(o.outDir);
 }
 
 // Shrinking stops at its budget with the smallest failure found so far, already on disk.
 TEST(PropRun, ShrinkingStopsAtItsBudget) {
-  auto o = small(1);
-  o.kinds = {chaos::FaultKind::PodKill};
-  o.breaks = {"skip-sentinel-reset"};
-  ASSERT_TRUE(applyOperatorBreak("skip-sentinel-reset", o.heal).ok());
+  auto o = skippingReset();
   o.shrinkBudget = 2;
   const auto r = runProperty(o);
   ASSERT_TRUE(r.error.empty()) << r.error;
   ASSERT_TRUE(r.failed);
   EXPECT_TRUE(r.shrinkCut);
   EXPECT_LE(r.trials, r.passedBeforeFailure + 1 + o.shrinkBudget);
-  auto file = readScenarioFile(r.file);
-  ASSERT_TRUE(file.ok()) << file.error().message;
-  RunOptions replay;
-  replay.heal = o.heal;
-  const auto again = runScenario(*file, replay).report;
-  EXPECT_FALSE(again.passed());
-  EXPECT_EQ(again.traceHash, r.report.traceHash);
+  expectTheFileReplaysTheFailure(r, o, 0);
   std::filesystem::remove_all(o.outDir);
 }
 
