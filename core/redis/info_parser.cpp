@@ -22,6 +22,14 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
+// The next line of an INFO text, trimmed; text moves past it.
+std::string_view nextLine(std::string_view& text) {
+  const auto nl = text.find('\n');
+  const std::string_view line = text.substr(0, nl);
+  text = nl == std::string_view::npos ? std::string_view{} : text.substr(nl + 1);
+  return trim(line);
+}
+
 template <class Int>
 bool parseInt(std::string_view s, Int& out) {
   auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
@@ -100,10 +108,7 @@ InfoSections parseInfo(std::string_view text) {
   InfoSections out;
   std::string current;
   while (!text.empty()) {
-    auto nl = text.find('\n');
-    std::string_view line = text.substr(0, nl);
-    text = nl == std::string_view::npos ? std::string_view{} : text.substr(nl + 1);
-    line = trim(line);
+    const std::string_view line = nextLine(text);
     if (line.empty()) continue;
     if (line.front() == '#') {
       current = lower(trim(line.substr(1)));
@@ -231,10 +236,7 @@ ReplicationLines replicationLines(std::string_view text) {
   ReplicationLines out;
   bool inSection = false;
   while (!text.empty()) {
-    auto nl = text.find('\n');
-    std::string_view line = text.substr(0, nl);
-    text = nl == std::string_view::npos ? std::string_view{} : text.substr(nl + 1);
-    line = trim(line);
+    const std::string_view line = nextLine(text);
     if (line.empty()) continue;
     if (line.front() == '#') {
       inSection = isReplicationHeader(trim(line.substr(1)));
