@@ -8,11 +8,6 @@ function(kun_add_test name)
   add_executable(${name} ${T_SOURCES})
   target_link_libraries(${name} PRIVATE ${T_LIBS} rapidcheck rapidcheck_gtest GTest::gtest GTest::gmock GTest::gtest_main)
   target_precompile_headers(${name} REUSE_FROM kun_pch)
-  # GCC 12's -O2 flags `"text" + std::to_string(i)` as a memcpy past the object size, out
-  # of bounds or overlapping (GCC bug 105329, false positives; fixed in 13). The tests build
-  # names that way; the dev preset's ASan checks the real accesses.
-  target_compile_options(${name} PRIVATE
-    $<$<AND:$<CXX_COMPILER_ID:GNU>,$<VERSION_LESS:$<CXX_COMPILER_VERSION>,13>>:-Wno-stringop-overflow -Wno-array-bounds -Wno-restrict>)
   # From the build root: there a __FILE__ made relative (ccache with base_dir) still
   # leads to the sources, which some tests read (scenarios, the CRD).
   add_test(NAME ${name} COMMAND ${name} --gtest_brief=1 WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
