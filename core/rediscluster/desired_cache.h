@@ -1,10 +1,12 @@
 #pragma once
 // Generating a cluster's objects builds a dozen JSON documents; a steady-state reconcile
-// should not pay for that. The objects are a pure function of the stored cluster and the
-// options, and every change to the stored cluster moves its metadata.resourceVersion, so
-// they are kept per cluster uid and regenerated only when (resourceVersion, options)
-// differ. A status write also moves the version; it costs one regeneration, not a wrong
-// answer. A cluster without a resourceVersion (built in code) is never cached.
+// should not pay for that. The objects are a pure function of the options and of the
+// stored cluster's spec, apiVersion, name, namespace, uid and labels. The spec moves
+// metadata.generation (the CRD has a status subresource); name, namespace and uid never
+// change; labels are compared. So they are kept per cluster uid and regenerated only when
+// (generation, labels, apiVersion, options) differ — not on the operator's own status
+// writes, which move the resourceVersion only. A cluster without a uid or a generation
+// (built in code) is never cached.
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -12,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "core/api/object.h"
 #include "core/rediscluster/generate.h"
 
 namespace kun::rediscluster {
@@ -29,7 +32,9 @@ class DesiredCache {
 
  private:
   struct Entry {
-    std::string resourceVersion;
+    std::int64_t generation = 0;
+    Object labels;
+    std::string apiVersion;
     PdbVersion pdbVersion;
     std::optional<std::int32_t> redisReplicas;
     std::string previousPassword;
