@@ -154,6 +154,25 @@ TEST(HarnessRun, TheFencedRollLosesNothingTheUnfencedOneOnlyTheFailoverWindow) {
   EXPECT_EQ(bad.lostByCause.count("unexplained"), 0u);
 }
 
+// A scale-down moves the master off a pod that goes as the roll does, fenced and only to a
+// staying replica with its last write: the staying replicas lag behind a one-way cut, and
+// not one acknowledged write is lost.
+TEST(HarnessRun, TheFencedScaleDownLosesNoWriteWhileTheStayingReplicasLag) {
+  auto s = readScenarioFile(libraryFile("scale-down-lagging.yaml"));
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  const auto r = runScenario(*s, quick(1)).report;
+  EXPECT_TRUE(r.passed()) << r.failureDetail << "\n" << invariantsText(r);
+  EXPECT_EQ(r.writesLost, 0);
+  EXPECT_GT(r.writesAcknowledged, 300);
+  // The cut came from the master, on a pod the scale-down removes.
+  ASSERT_GE(r.faults.size(), 4u);
+  const auto& cut = r.faults[3];
+  EXPECT_EQ(cut.kind, "network-partition");
+  EXPECT_TRUE(cut.detail.find("redis-cluster-demo-3") != std::string::npos ||
+              cut.detail.find("redis-cluster-demo-4") != std::string::npos)
+      << cut.detail;
+}
+
 // A manifest the operator refuses is the scenario's fault: bad input naming the field, at
 // once, not "never healthy" after the first-health timeout.
 TEST(HarnessRun, AManifestTheOperatorRejectsIsBadInput) {
