@@ -27,10 +27,10 @@
 //   7. stale sentinel entries (a replica or sentinel address that is no pod of the
 //      cluster, or counts that do not match): SENTINEL RESET on one sentinel, then requeue
 //      until it knows size-1 replicas again before the next (heal_sentinel_reset.cpp);
-//   8. scale-down: the master on a pod that goes -> SENTINEL FAILOVER (heal_scale.cpp);
-//   9. rolling restart of redis pods whose revision is not the StatefulSet's update
-//      revision: one replica at a time, each in sync before the next; then SENTINEL
-//      FAILOVER off the master, then delete its pod (heal_rolling.cpp).
+//   8. scale-down: the master on a pod that goes -> replica-priority 0 on those that go,
+//      then the master moved, fenced, to a pod that stays (heal_scale.cpp);
+//   9. rolling restart of pods off the update revision: replicas one at a time, each in
+//      sync first; then the master moved, fenced; then its pod deleted (heal_rolling.cpp).
 // Commands and action texts never contain the password ("CONFIG SET requirepass ***").
 #include <cstdint>
 #include <map>

@@ -7,14 +7,15 @@
 // an error: it applies from redis.conf when the pod next restarts. A node found right is
 // not asked again for HealOptions::configRecheck (ConfigChecks), unless the pass changed
 // something.
-// min-replicas-to-write is also the rolling restart's write fence (heal_rolling.cpp): it is
-// held at spec.config's value (Redis' default 0 without one) except on the master a roll
-// is moving, so a fence left behind (a roll reverted while it waited) is lifted.
+// min-replicas-to-write is also the write fence of a master a rolling restart or a
+// scale-down moves away (heal_fenced_failover.h): it is held at spec.config's value (Redis'
+// default 0 without one) except on the master such a step is moving, so a fence left behind
+// (the image change or the scale-down reverted while the master waited) is lifted.
 #include <map>
 
 #include "core/rediscluster/config_values.h"
 #include "core/runtime/random.h"
-#include "core/rediscluster/heal_run.h"
+#include "core/rediscluster/heal_fenced_failover.h"
 
 namespace kun::rediscluster::healstep {
 
@@ -93,19 +94,17 @@ Next healConfig(HealRun& run) {
   if (!want.count("min-slaves-to-write")) want.try_emplace("min-replicas-to-write", "0");
   for (const auto& n : run.view().redis) {
     if (!n.reachable || n.pod.terminating) continue;
-    if (rollMovesMaster(run, n)) {
-      auto fenced = want;
-      fenced.erase("min-replicas-to-write");
-      fenced.erase("min-slaves-to-write");
-      healNode(run, n, fenced);
-    } else if (!staysAfterScale(run.rc(), n)) {
-      // Going with a scale-down: heal_scale keeps Sentinel from promoting it.
-      auto going = want;
-      going.erase("slave-priority");
-      going.erase("replica-priority");
-      healNode(run, n, going);
-    } else {
+    const bool fenced = stepMovesMaster(run, n);  // by the step that moves it (heal_fenced_failover.h)
+    const bool going = !staysAfterScale(run.rc(), n);  // heal_scale keeps Sentinel from promoting it
+    if (!fenced && !going) {
       healNode(run, n, want);
+    } else {
+      auto wanted = want;
+      for (const char* key : {"min-replicas-to-write", "min-slaves-to-write"})
+        if (fenced) wanted.erase(key);
+      for (const char* key : {"replica-priority", "slave-priority"})
+        if (going) wanted.erase(key);
+      healNode(run, n, wanted);
     }
     if (run.failed()) return Next::Stop;
   }

@@ -3,13 +3,14 @@
 // the StatefulSet's update revision are replaced one at a time, only while the cluster is
 // whole (every pod answering, one master, every replica in sync):
 //   replicas first (the highest ordinal first, as a StatefulSet rolls); then, with every
-//   replica on the new revision and in sync, the old master is fenced (it refuses writes)
-//   and, once a replica has its last offset, SENTINEL FAILOVER moves the master to it; the
-//   old master, a replica now, is replaced in a later pass like any replica.
+//   replica on the new revision and in sync, the master moves to one of them, fenced
+//   (heal_fenced_failover.h: it refuses writes, and SENTINEL FAILOVER is asked once a
+//   replica has its last offset); the old master, a replica now, is replaced in a later
+//   pass like any replica.
 // So never more than one pod is down, and the replica Sentinel promotes has the data.
 #include <algorithm>
 
-#include "core/rediscluster/heal_run.h"
+#include "core/rediscluster/heal_fenced_failover.h"
 
 namespace kun::rediscluster::healstep {
 
@@ -18,6 +19,8 @@ namespace {
 bool outdated(const HealRun& run, const RedisNodeView& n) {
   return !n.pod.revision.empty() && n.pod.revision != run.ctx.redisUpdateRevision;
 }
+
+bool onNewRevision(const HealRun& run, const RedisNodeView& n) { return !outdated(run, n); }
 
 Next deletePod(HealRun& run, const RedisNodeView& n, const std::string& why) {
   DeleteOptions opts;
@@ -71,50 +74,8 @@ Next healRolling(HealRun& run) {
   for (const auto* n : old)
     if (n != master) return deletePod(run, *n, "new revision");
 
-  // Only the master is left on the old revision.
-  const SentinelNodeView* s = sentinelMonitoring(view, run.masterIp);
-  if (!s) {
-    run.action("rolling restart waits for a sentinel that monitors the master");
-    run.requeue(HealPhase::Updating);
-    return Next::Stop;
-  }
-  // Fence the old master first: Sentinel promotes a replica but leaves the old master
-  // serving until it converts it, seconds later, and what it acknowledges meanwhile is
-  // lost with the resync. Asking for more good replicas than exist makes it refuse writes
-  // (NOREPLICAS, never acknowledged) at once. The fence goes with the pod, replaced next as
-  // an old-revision replica; a spec.config value for it is restored by heal_config.
-  const std::string fence = std::to_string(run.rc().spec.size);
-  auto fenced = run.readRedis(*master, {"CONFIG", "GET", "min-replicas-to-write"});
-  if (!fenced.ok()) {
-    run.fail(makeError(fenced.error().reason, master->pod.name + ": CONFIG GET min-replicas-to-write: " + fenced.error().message));
-    return Next::Stop;
-  }
-  if (fenced->elements.size() != 2 || fenced->elements[1].str != fence) {
-    if (run.changeRedis(*master, {"CONFIG", "SET", "min-replicas-to-write", fence},
-                        master->pod.name + ": CONFIG SET min-replicas-to-write " + fence + " (writes fenced for the failover)")
-            .ok())
-      run.requeue(HealPhase::Updating);
-    return Next::Stop;
-  }
-  // Fenced since the last pass, so the offset this pass read is the master's last: Sentinel
-  // promotes the replica with the highest offset, which must have reached it. A link that
-  // looks up is not enough — the stream can be held up (a one-way cut, a slow link).
-  const bool caughtUp = std::any_of(view.redis.begin(), view.redis.end(), [&](const RedisNodeView& n) {
-    return n.pod.ip != run.masterIp && n.inSync() && n.replication.masterHost == run.masterIp &&
-           n.replication.slaveReplOffset >= master->replication.masterReplOffset;
-  });
-  if (!caughtUp) {
-    run.action("rolling restart waits for a replica to have every write the fenced master " + master->pod.name +
-               " acknowledged");
-    run.requeue(HealPhase::Updating);
-    return Next::Stop;
-  }
-  if (!run.changeSentinel(*s, {"SENTINEL", "FAILOVER", std::string(layout::kMasterName)},
-                          "SENTINEL FAILOVER (master " + master->pod.name + " is on the old revision)")
-           .ok())
-    return Next::Stop;
-  run.requeue(HealPhase::Updating);
-  return Next::Stop;
+  // Only the master is left on the old revision: it moves to a replica on the new one.
+  return moveMasterFenced(run, *master, {HealPhase::Updating, "rolling restart", "is on the old revision", onNewRevision});
 }
 
 }  // namespace kun::rediscluster::healstep

@@ -69,9 +69,6 @@ Next healRolling(HealRun& run);         // heal_rolling.cpp
 bool isCurrentRedisIp(const ClusterView& v, const std::string& ip);
 // Whether the pod keeps its place after a scale-down to spec.size.
 bool staysAfterScale(const api::RedisCluster& rc, const RedisNodeView& n);
-// Whether n is the master a rolling restart is about to move away (every other pod on
-// the new revision): heal_rolling fences it then, and heal_config leaves the fence be.
-bool rollMovesMaster(const HealRun& run, const RedisNodeView& n);
 // The first reachable sentinel that monitors masterIp, or nullptr.
 const SentinelNodeView* sentinelMonitoring(const ClusterView& v, const std::string& masterIp);
 

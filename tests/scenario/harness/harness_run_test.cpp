@@ -154,6 +154,35 @@ TEST(HarnessRun, TheFencedRollLosesNothingTheUnfencedOneOnlyTheFailoverWindow) {
   EXPECT_EQ(bad.lostByCause.count("unexplained"), 0u);
 }
 
+// A scale-down moves the master off a pod that goes as the roll does, fenced and only to a
+// staying replica with its last write: the staying replicas lag behind a one-way cut, and
+// not one acknowledged write is lost.
+TEST(HarnessRun, TheFencedScaleDownLosesNoWriteWhileTheStayingReplicasLag) {
+  auto s = readScenarioFile(libraryFile("scale-down-lagging.yaml"));
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  const auto r = runScenario(*s, quick(1)).report;
+  EXPECT_TRUE(r.passed()) << r.failureDetail << "\n" << invariantsText(r);
+  EXPECT_EQ(r.writesLost, 0);
+  EXPECT_GT(r.writesAcknowledged, 300);
+  // The cuts ("FROM -> TO dropped") came from the master to pods 0, 1 and 2, so from a pod
+  // the scale-down removes.
+  ASSERT_GE(r.faults.size(), 6u);
+  const auto ends = [](const std::string& detail) {
+    const auto arrow = detail.find(" -> "), end = detail.find(" dropped");
+    EXPECT_NE(arrow, std::string::npos) << detail;
+    EXPECT_NE(end, std::string::npos) << detail;
+    if (arrow == std::string::npos || end == std::string::npos) return std::pair<std::string, std::string>{};
+    return std::pair{detail.substr(0, arrow), detail.substr(arrow + 4, end - arrow - 4)};
+  };
+  const std::string master = ends(r.faults[3].detail).first;
+  EXPECT_FALSE(master.empty());
+  for (std::size_t i = 3; i < 6; ++i) {
+    EXPECT_EQ(r.faults[i].kind, "network-partition");
+    EXPECT_EQ(ends(r.faults[i].detail).first, master) << r.faults[i].detail;
+    EXPECT_NE(ends(r.faults[i].detail).second, master) << r.faults[i].detail;
+  }
+}
+
 // A manifest the operator refuses is the scenario's fault: bad input naming the field, at
 // once, not "never healthy" after the first-health timeout.
 TEST(HarnessRun, AManifestTheOperatorRejectsIsBadInput) {

@@ -1,5 +1,6 @@
 // Scale-down never removes the master; a rolling restart replaces replicas first, each in
-// sync before the next, and moves the master away before its pod goes.
+// sync before the next, and moves the master away before its pod goes. Both move the
+// master fenced, once a replica it may go to has its last write.
 #include <gtest/gtest.h>
 
 #include "tests/unit/rediscluster/heal_fixture.h"
@@ -19,6 +20,53 @@ void masterOnLastPod(HealWorld& w) {
   w.loop.runFor(milliseconds(200));
 }
 
+// The StatefulSet follows redisReplicasToKeep (the reconciler passes it to Ensure): pods
+// past it go after each pass; `removedMaster` records one going while it is master.
+void followKeptReplicas(HealWorld& w, bool& removedMaster) {
+  w.onPass = [&w, &removedMaster](const rediscluster::HealReport&) {
+    const auto keep = rediscluster::redisReplicasToKeep(w.rc, w.view());
+    for (const auto& p : std::vector<rediscluster::PodInfo>(w.redisPods)) {
+      if (p.ordinal < keep) continue;
+      if (w.node(p.name) && w.node(p.name)->isMaster()) removedMaster = true;
+      w.deleteRedisPod(p.name);
+    }
+  };
+}
+
+// Passes (each followed by onPass and its requeue) until an action containing `needle`.
+bool passUntilAction(HealWorld& w, const std::string& needle, int maxPasses = 60) {
+  for (int i = 0; i < maxPasses && w.countActions(needle) == 0; ++i) {
+    auto r = w.pass();
+    if (w.onPass) w.onPass(r);
+    w.loop.runFor(r.requeueAfter.value_or(seconds(1)));
+  }
+  return w.countActions(needle) > 0;
+}
+
+// A cluster of 5 with the master on pod 4, scaled down to 3 while the master's stream to
+// the pods that stay is held up (a one-way cut: their links look up) after a last write.
+struct LaggingScaleDown {
+  LaggingScaleDown() : w(Object{{"size", 5}}) {
+    masterOnLastPod(w);
+    ok = w.converge(120) && w.health().masterIP == w.redisPod(4)->ip;
+    if (!ok) return;
+    master = w.redisPod(4)->ip;
+    for (std::int32_t i = 0; i < 3; ++i) w.net.cut(master, w.redisPod(i)->ip);
+    auto set = w.admin.command(masterEp(), {"SET", "last", "write"}, {});
+    ok = set.ok() && set->isOk();
+    w.rc.spec.size = 3;
+    followKeptReplicas(w, removedMaster);
+  }
+  RedisEndpoint masterEp() const { return {master, rediscluster::layout::kRedisPort}; }
+  void restore() {
+    for (std::int32_t i = 0; i < 3; ++i) w.net.restore(master, w.redisPod(i)->ip);
+  }
+  HealWorld w;
+  bool ok = false;
+  bool removedMaster = false;
+  std::string master;
+};
+
 TEST(HealScale, ScaleDownFailsTheMasterOverBeforeItsPodGoes) {
   HealWorld w(Object{{"size", 5}});
   masterOnLastPod(w);
@@ -27,20 +75,68 @@ TEST(HealScale, ScaleDownFailsTheMasterOverBeforeItsPodGoes) {
   w.rc.spec.size = 3;
   EXPECT_EQ(rediscluster::redisReplicasToKeep(w.rc, w.view()), 5);
   bool removedMaster = false;
-  // The StatefulSet follows redisReplicasToKeep (the reconciler passes it to Ensure).
-  w.onPass = [&](const rediscluster::HealReport&) {
-    const auto keep = rediscluster::redisReplicasToKeep(w.rc, w.view());
-    for (const auto& p : std::vector<rediscluster::PodInfo>(w.redisPods)) {
-      if (p.ordinal < keep) continue;
-      if (w.node(p.name) && w.node(p.name)->isMaster()) removedMaster = true;
-      w.deleteRedisPod(p.name);
-    }
-  };
+  followKeptReplicas(w, removedMaster);
   ASSERT_TRUE(w.converge(150)) << w.why() << w.allActions();
   EXPECT_FALSE(removedMaster);
   EXPECT_EQ(w.redisPods.size(), 3u);
   EXPECT_EQ(w.countActions("SENTINEL FAILOVER"), 1) << w.allActions();
   EXPECT_EQ(w.node(w.redisPod(0)->name)->data().count("k"), 1u);
+}
+
+// As in a roll, the master that goes is fenced and moved only once a pod that stays has
+// its last write: a staying replica whose link looks up is not enough.
+TEST(HealScale, TheFencedMasterMovesOnlyOnceAStayingReplicaHasItsLastWrite) {
+  LaggingScaleDown c;
+  ASSERT_TRUE(c.ok) << c.w.why() << c.w.allActions();
+  auto& w = c.w;
+  ASSERT_TRUE(passUntilAction(w, "waits for a replica to have every write")) << w.allActions();
+  for (int i = 0; i < 5; ++i) {
+    auto r = w.pass();
+    w.onPass(r);
+    w.loop.runFor(r.requeueAfter.value_or(seconds(1)));
+  }
+  // Fenced above the 4 replicas it has (spec.size, 3, would not fence it), not moved.
+  EXPECT_EQ(w.countActions("CONFIG SET min-replicas-to-write 5"), 1) << w.allActions();
+  EXPECT_EQ(w.countActions("SENTINEL FAILOVER"), 0) << w.allActions();
+  EXPECT_EQ(w.health().masterIP, c.master);
+  auto refused = w.admin.command(c.masterEp(), {"SET", "fenced", "write"}, {});
+  ASSERT_TRUE(refused.ok());
+  EXPECT_TRUE(refused->isError() && refused->str.rfind("NOREPLICAS", 0) == 0) << refused->str;
+
+  c.restore();
+  ASSERT_TRUE(w.converge(150)) << w.why() << w.allActions();
+  EXPECT_FALSE(c.removedMaster);
+  EXPECT_EQ(w.redisPods.size(), 3u);
+  EXPECT_EQ(w.countActions("SENTINEL FAILOVER"), 1) << w.allActions();
+  const std::string now = w.health().masterIP;
+  ASSERT_NE(now, c.master);
+  auto get = w.admin.command({now, rediscluster::layout::kRedisPort}, {"GET", "last"}, {});
+  ASSERT_TRUE(get.ok());
+  EXPECT_EQ(get->str, "write");
+}
+
+// Size back up while the fenced master waits: it no longer moves, so its fence is lifted
+// (it must not refuse writes for ever) and the pods that were to go are promotable again.
+TEST(HealScale, AScaleDownRevertedWhileTheFencedMasterWaitsLiftsTheFence) {
+  LaggingScaleDown c;
+  ASSERT_TRUE(c.ok) << c.w.why() << c.w.allActions();
+  auto& w = c.w;
+  ASSERT_TRUE(passUntilAction(w, "CONFIG SET min-replicas-to-write 5")) << w.allActions();
+  ASSERT_TRUE(w.admin.command(c.masterEp(), {"SET", "k", "v"}, {})->isError());
+  w.rc.spec.size = 5;
+  ASSERT_TRUE(passUntilAction(w, "CONFIG SET min-replicas-to-write 0", 10)) << w.allActions();
+  auto set = w.admin.command(c.masterEp(), {"SET", "k", "v"}, {});
+  ASSERT_TRUE(set.ok());
+  EXPECT_TRUE(set->isOk()) << set->str;
+
+  c.restore();
+  ASSERT_TRUE(w.converge(150)) << w.why() << w.allActions();
+  EXPECT_EQ(w.countActions("SENTINEL FAILOVER"), 0) << w.allActions();
+  EXPECT_EQ(w.health().masterIP, c.master);
+  EXPECT_EQ(w.redisPods.size(), 5u);
+  auto priority = w.admin.command(w.redisEp(3), {"CONFIG", "GET", "replica-priority"}, {});
+  ASSERT_TRUE(priority.ok() && priority->elements.size() == 2);
+  EXPECT_NE(priority->elements[1].str, "0");
 }
 
 TEST(HealScale, ScaleUpPodsJoinAsReplicas) {
