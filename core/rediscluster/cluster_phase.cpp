@@ -17,7 +17,11 @@ std::string summarize(const std::vector<std::string>& reasons, std::size_t max) 
 namespace {
 
 std::string progress(const PhaseInput& in) {
-  if (!in.heal.actions.empty()) return summarize(in.heal.actions);
+  if (!in.heal.actions.empty() || !in.heal.waits.empty()) {
+    std::vector<std::string> all = in.heal.actions;
+    all.insert(all.end(), in.heal.waits.begin(), in.heal.waits.end());
+    return summarize(all);
+  }
   if (!in.health.reasons.empty()) return summarize(in.health.reasons);
   if (in.objectsCreated + in.objectsUpdated > 0)
     return fmt::format("{} objects created, {} updated", in.objectsCreated, in.objectsUpdated);

@@ -104,6 +104,9 @@ struct HealReport {
   // "promote redis-cluster-a-1 (10.0.0.5) to master", "SENTINEL RESET on
   // redis-sentinel-a-0", ... in the order done. No secrets.
   std::vector<std::string> actions;
+  // What the pass waits for ("scale-down waits for ..."), in order; no secrets. Shown in
+  // the status message with the actions; announced once per wait, not on every pass.
+  std::vector<std::string> waits;
   std::int32_t stateChangingCommands = 0;  // commands sent that change state
   std::int32_t podsDeleted = 0;
   std::optional<Duration> requeueAfter;    // set when something must be looked at again

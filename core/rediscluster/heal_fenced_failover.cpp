@@ -7,7 +7,7 @@ namespace kun::rediscluster::healstep {
 namespace {
 
 Next wait(HealRun& run, const MasterMove& move, const std::string& what) {
-  run.action(std::string(move.step) + " waits for " + what);
+  run.waiting(std::string(move.step) + " waits for " + what);
   run.requeue(move.phase);
   return Next::Stop;
 }

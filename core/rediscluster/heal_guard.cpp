@@ -9,7 +9,7 @@ Next healGuard(HealRun& run) {
   if (run.opt().actDuringFailoverForTest) return Next::Continue;
   for (const auto& s : run.view().sentinels) {
     if (!s.failoverInProgress()) continue;
-    run.action(s.pod.name + ": Sentinel failover in progress (" + s.master.failoverState + "), waiting");
+    run.waiting(s.pod.name + ": Sentinel failover in progress (" + s.master.failoverState + "), waiting");
     run.requeue(HealPhase::Recovering);
     return Next::Stop;
   }

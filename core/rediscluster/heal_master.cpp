@@ -98,7 +98,7 @@ Next noMaster(HealRun& run) {
     if (!n.onPlaceholder()) allPlaceholder = false;
   }
   if (nodes.empty()) {
-    run.action("no redis pod answers yet, waiting");
+    run.waiting("no redis pod answers yet, waiting");
     run.requeue(HealPhase::Creating);
     return Next::Stop;
   }
@@ -109,7 +109,7 @@ Next noMaster(HealRun& run) {
       if (staysAfterScale(run.rc(), n)) ++expected;
     expected = std::max<std::size_t>(expected, static_cast<std::size_t>(run.rc().spec.size));
     if (nodes.size() < expected && !run.opt().addUnreadyPodToSentinelForTest) {
-      run.action("bootstrap waits for every redis pod to answer");
+      run.waiting("bootstrap waits for every redis pod to answer");
       run.requeue(HealPhase::Creating);
       return Next::Stop;
     }
@@ -118,7 +118,7 @@ Next noMaster(HealRun& run) {
   // A replica still linked to its master: that master lives, only we cannot reach it.
   for (const auto* n : nodes)
     if (n->isReplica() && !n->onPlaceholder() && n->replication.masterLinkUp()) {
-      run.action("master " + n->replication.masterHost + " unreachable from here but alive for " + n->pod.name +
+      run.waiting("master " + n->replication.masterHost + " unreachable from here but alive for " + n->pod.name +
                  ", waiting");
       run.requeue(HealPhase::Recovering);
       return Next::Stop;
@@ -137,7 +137,7 @@ Next noMaster(HealRun& run) {
     });
   });
   if (sm.votes >= quorum && sentinelKnowsAReplica && masterGoneForMs(nodes) < patienceMs) {
-    run.action("master " + sm.ip + " is gone; Sentinel is expected to fail over, waiting");
+    run.waiting("master " + sm.ip + " is gone; Sentinel is expected to fail over, waiting");
     run.requeue(HealPhase::Recovering);
     return Next::Stop;
   }

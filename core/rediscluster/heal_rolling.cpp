@@ -66,7 +66,7 @@ Next healRolling(HealRun& run) {
       if (n == master) return deletePod(run, *n, "new revision, master first");
   }
   if (!whole) {
-    run.action("rolling restart waits for every pod to be up and in sync");
+    run.waiting("rolling restart waits for every pod to be up and in sync");
     run.requeue(HealPhase::Updating);
     return Next::Stop;
   }

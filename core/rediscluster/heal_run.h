@@ -43,6 +43,8 @@ class HealRun {
 
   void fail(Error e);
   void action(std::string text) { report.actions.push_back(std::move(text)); }
+  // What the pass waits for (it also requeues): shown in the status, not announced as an action.
+  void waiting(std::string text) { report.waits.push_back(std::move(text)); }
   // Something must be looked at again; the phase says what the cluster goes through
   // (the most significant one of a pass wins: Creating > Recovering > Scaling > Updating).
   void requeue(HealPhase p);

@@ -40,7 +40,7 @@ Next healScaleDown(HealRun& run) {
     for (const auto& r : s->replicas) {
       const RedisNodeView* n = view.redisByIp(r.ip);
       if (n && !stays(run, *n) && r.slavePriority != 0) {
-        run.action("scale-down waits for " + s->pod.name + " to see replica-priority 0 on " + n->pod.name);
+        run.waiting("scale-down waits for " + s->pod.name + " to see replica-priority 0 on " + n->pod.name);
         run.requeue(HealPhase::Scaling);
         return Next::Stop;
       }

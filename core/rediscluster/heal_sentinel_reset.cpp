@@ -66,7 +66,7 @@ Next healSentinelReset(HealRun& run) {
   if (!run.opt().resetAllSentinelsForTest)
     for (const auto* s : ours)
       if (rediscovering(*s, e) && staleEntry(*s, e).empty()) {
-        run.action(s->pod.name + ": rediscovering replicas and sentinels, waiting");
+        run.waiting(s->pod.name + ": rediscovering replicas and sentinels, waiting");
         run.requeue(HealPhase::Recovering);
         return Next::Continue;
       }

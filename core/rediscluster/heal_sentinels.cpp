@@ -101,7 +101,7 @@ Next healSentinels(HealRun& run) {
   // Clients ask Sentinel for the master: name only one that is Ready (or that this pass
   // just made master, having answered as one).
   if (master && !master->pod.ready && !run.masterMadeNow && !run.opt().addUnreadyPodToSentinelForTest) {
-    run.action(master->pod.name + ": master not Ready yet, sentinels wait");
+    run.waiting(master->pod.name + ": master not Ready yet, sentinels wait");
     run.requeue(HealPhase::Recovering);
     return Next::Continue;
   }

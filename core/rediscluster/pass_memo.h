@@ -43,6 +43,10 @@ struct ClusterMemo {
   // the same stored cluster is again "nothing to write".
   ObjectPtr statusUnchangedFor;
   StatusReport statusReport;
+
+  // The waits of the last pass: a wait is announced (Event "Waiting") when it begins, not
+  // again on every requeue while it lasts — each announcement is an API write.
+  std::vector<std::string> waits;
 };
 
 }  // namespace kun::rediscluster

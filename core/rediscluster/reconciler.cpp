@@ -281,6 +281,12 @@ ReconcileResult Reconciler::reconcileValid(const Object& stored, ClusterMemo& me
     event(stored, EventType::Normal, "Healed", a, passwords);
     if (seams_.trace) seams_.trace->record(seams_.loop.now(), "reconciler", meta::key(stored) + ": " + redact(a, passwords));
   }
+  for (const auto& w : healed.waits) {
+    if (std::find(memo.waits.begin(), memo.waits.end(), w) != memo.waits.end()) continue;  // still waiting
+    event(stored, EventType::Normal, "Waiting", w, passwords);
+    if (seams_.trace) seams_.trace->record(seams_.loop.now(), "reconciler", meta::key(stored) + ": " + redact(w, passwords));
+  }
+  memo.waits = healed.waits;
   const Health health = steps_.assess(rc, view);
 
   const PhaseDecision phase = decidePhase(PhaseInput{rc, health, healed, ensured.report.updated, ensured.report.created,

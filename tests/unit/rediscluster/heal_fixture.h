@@ -191,15 +191,20 @@ struct HealWorld {
   }
   std::string allActions() const {
     std::string out;
-    for (const auto& r : reports)
+    for (const auto& r : reports) {
       for (const auto& a : r.actions) out += a + "\n";
+      for (const auto& w : r.waits) out += w + "\n";
+    }
     return out;
   }
   int countActions(const std::string& needle) const {
     int n = 0;
-    for (const auto& r : reports)
+    for (const auto& r : reports) {
       for (const auto& a : r.actions)
         if (a.find(needle) != std::string::npos) ++n;
+      for (const auto& w : r.waits)
+        if (w.find(needle) != std::string::npos) ++n;
+    }
     return n;
   }
 

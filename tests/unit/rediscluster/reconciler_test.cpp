@@ -302,6 +302,35 @@ TEST_F(ReconcilerTest, LosingHealthIsRecoveringWithAWarningAndHealActionsAreNorm
   EXPECT_EQ(eventsWith("Healed")[0]["type"], "Normal");
 }
 
+// A wait lasts many requeues; announcing it on each would be an API write per pass (and
+// the old "Healed x49 ..., waiting" said something was healed). It is announced once when
+// it begins, named in the condition, and announced again only after it ended.
+TEST_F(ReconcilerTest, AWaitIsAnnouncedOnceWhenItBeginsNotOnEveryRequeue) {
+  create(Object{{"size", 3}});
+  healReport.phase = HealPhase::Scaling;
+  healReport.requeueAfter = seconds(1);
+  healReport.waits = {"scale-down waits for redis-sentinel-test-0 to see replica-priority 0"};
+  for (int i = 0; i < 5; ++i) run();
+  auto waiting = eventsWith("Waiting");
+  ASSERT_EQ(waiting.size(), 1u);
+  EXPECT_EQ(waiting[0]["count"], 1);
+  EXPECT_EQ(waiting[0]["type"], "Normal");
+  EXPECT_TRUE(eventsWith("Healed").empty());
+  EXPECT_EQ(api::findCondition(status(), "Scaling")->message, healReport.waits[0]);
+  EXPECT_EQ(reconciler->stats().healActions, 0u);
+  // Another wait begins: announced; the first one, back after a pass without it, again.
+  healReport.waits = {"rolling restart waits for every pod to be up and in sync"};
+  run();
+  healReport.waits = {"scale-down waits for redis-sentinel-test-0 to see replica-priority 0"};
+  run();
+  run();
+  waiting = eventsWith("Waiting");
+  ASSERT_EQ(waiting.size(), 2u);
+  int total = 0;
+  for (const auto& e : waiting) total += e["count"].get<int>();
+  EXPECT_EQ(total, 3);
+}
+
 TEST_F(ReconcilerTest, AHealPhaseNamesTheConditionAndAFailedHealBacksOff) {
   create(Object{{"size", 3}});
   healReport.phase = HealPhase::Scaling;
