@@ -141,10 +141,13 @@ RedisConfig::Table RedisConfig::buildTable() {
   integer("set-max-intset-entries", 512, 0, kLLMax);
   integer("zset-max-listpack-entries", 128, 0, kLLMax);
   choice("oom-score-adj", "no", {"no", "yes", "relative", "absolute"});
+  // Views of the index's own keys: std::map nodes stay where they are when t is moved.
+  for (const auto& [name, i] : t.index) t.exact.emplace(name, i);
   return t;
 }
 
 std::size_t RedisConfig::find(std::string_view name) const {
+  if (auto e = table_->exact.find(name); e != table_->exact.end()) return e->second;
   auto it = table_->index.find(name);
   return it == table_->index.end() ? std::string::npos : it->second;
 }
