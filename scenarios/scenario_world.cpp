@@ -27,14 +27,22 @@ sim::SimWorldOptions worldOptions(const ScenarioWorldOptions& o) {
   return w;
 }
 
-std::vector<rediscluster::PodInfo> podsOf(KubeClient& client, const std::string& ns, const std::string& cluster,
-                                          rediscluster::Component c) {
-  std::vector<rediscluster::PodInfo> out;
+// The cluster's pods of one component, sorted by ordinal. `kept` holds the stored objects
+// `out` was last made from: when the store hands back the very same objects (most samples:
+// the store moved, but not these pods), out stays as it is.
+void podsOf(KubeClient& client, const std::string& ns, const std::string& cluster, rediscluster::Component c,
+            std::vector<ObjectPtr>& kept, std::vector<rediscluster::PodInfo>& out) {
   auto list = client.listShared(res::pods, ns, ListOptions{rediscluster::selectorString(cluster, c), {}});
-  if (!list) return out;
-  for (const auto& p : *list) out.push_back(rediscluster::podInfoFrom(*p));
+  if (!list) {
+    kept.clear();
+    out.clear();
+    return;
+  }
+  if (*list == kept) return;
+  kept = std::move(*list);
+  out.clear();
+  for (const auto& p : kept) out.push_back(rediscluster::podInfoFrom(*p));
   std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.ordinal < b.ordinal; });
-  return out;
 }
 
 // Everything the checks conclude from a view, as text to compare.
@@ -119,11 +127,21 @@ std::shared_ptr<const api::RedisCluster> ScenarioWorld::cluster(const std::strin
   const std::uint64_t now = world_->store().version();
   if (d.clusterAt == now) return d.cluster;
   d.clusterAt = now;
+  auto o = harness_.getShared(res::redisclusters, ns, name);
+  if (!o) {
+    d.cluster.reset();
+    d.clusterRv.clear();
+    return nullptr;
+  }
+  // The same stored version (the store moved for other objects): the same cluster. A
+  // change of the spec judged by clears derived_ (changeParameter).
+  std::string rv = meta::resourceVersion(**o);
+  if (!rv.empty() && rv == d.clusterRv) return d.cluster;
+  d.clusterRv = std::move(rv);
   d.cluster.reset();
-  auto o = harness_.get(res::redisclusters, ns, name);
-  if (!o) return nullptr;
-  if (auto j = judged_.find(key); j != judged_.end()) (*o)["spec"] = j->second;
-  auto rc = api::parseRedisCluster(*o);
+  Object obj = **o;
+  if (auto j = judged_.find(key); j != judged_.end()) obj["spec"] = j->second;
+  auto rc = api::parseRedisCluster(obj);
   if (!rc) return nullptr;
   d.cluster = std::make_shared<const api::RedisCluster>(api::withDefaults(*rc));
   return d.cluster;
@@ -134,8 +152,9 @@ const rediscluster::ClusterPods& ScenarioWorld::pods(const api::RedisCluster& rc
   const std::uint64_t now = world_->store().version();
   if (d.podsAt != now) {
     d.podsAt = now;
-    d.pods.redis = podsOf(harness_, rc.namespaceOf(), rc.name(), rediscluster::Component::Redis);
-    d.pods.sentinels = podsOf(harness_, rc.namespaceOf(), rc.name(), rediscluster::Component::Sentinel);
+    podsOf(harness_, rc.namespaceOf(), rc.name(), rediscluster::Component::Redis, d.redisObjects, d.pods.redis);
+    podsOf(harness_, rc.namespaceOf(), rc.name(), rediscluster::Component::Sentinel, d.sentinelObjects,
+           d.pods.sentinels);
   }
   return d.pods;
 }

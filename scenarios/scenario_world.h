@@ -106,10 +106,13 @@ class ScenarioWorld final : public chaos::OperatorControl {
   std::unique_ptr<chaos::FaultInjector> injector_;
   std::string faultNs_ = "default", faultCluster_;
   std::map<std::string, Object> judged_;  // "ns/name" -> the spec to judge by
-  // By "ns/name", with the store version they were derived at.
+  // By "ns/name", with the store version they were derived at, and the stored objects they
+  // were derived from (kept while the store hands back the same ones).
   struct Derived {
     std::uint64_t clusterAt = 0, podsAt = 0;
+    std::string clusterRv;
     std::shared_ptr<const api::RedisCluster> cluster;
+    std::vector<ObjectPtr> redisObjects, sentinelObjects;
     rediscluster::ClusterPods pods;
     std::string viewDigest;
     std::shared_ptr<const rediscluster::ClusterView> view;

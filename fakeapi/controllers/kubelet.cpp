@@ -27,7 +27,7 @@ struct Kubelet::ContainerRt {
 
 struct Kubelet::PodRt {
   std::string ns, name, uid, node;
-  Object pod;  // the last version seen
+  ObjectPtr pod;  // the last version seen (the informer's, shared: a pod event copies nothing)
   std::string ip, startTime;
   std::string restartPolicy = "Always";
   bool sandbox = false;      // running: has an IP, containers were started
@@ -164,22 +164,23 @@ void Kubelet::onPod(WatchEventType type, const ObjectPtr& obj) {
   if (node.empty() || finished_.count(uid)) return;
   if (it == pods_.end()) {
     if (down_.count(node)) return;  // picked up by nodeUp
-    admit(*obj);
+    admit(obj);
     return;
   }
   PodRt& p = *it->second;
-  p.pod = *obj;
+  p.pod = obj;
   p.viewCache.reset();
   if (meta::isDeleting(*obj) && !p.terminating && !p.dead) beginTermination(p);
 }
 
-void Kubelet::admit(const Object& pod) {
+void Kubelet::admit(const ObjectPtr& podPtr) {
+  const Object& pod = *podPtr;
   auto p = std::make_unique<PodRt>();
   p->ns = meta::namespaceOf(pod);
   p->name = meta::name(pod);
   p->uid = meta::uid(pod);
   p->node = podNodeName(pod);
-  p->pod = pod;
+  p->pod = podPtr;
   const Object& policy = path(pod, {"spec", "restartPolicy"});
   if (policy.is_string()) p->restartPolicy = policy.get<std::string>();
   const Object& containers = path(pod, {"spec", "containers"});
@@ -216,7 +217,7 @@ void Kubelet::startSandbox(const std::string& uid) {
   if (p.terminating || p.dead) return;
   auto ip = poolFor(p.node).allocate(env_.loop.now(), lastIp_[p.key()]);
   if (!ip) {
-    recorder(p.node).record(p.pod, EventType::Warning, "FailedCreatePodSandBox",
+    recorder(p.node).record(*p.pod, EventType::Warning, "FailedCreatePodSandBox",
                             fmt::format("Failed to create pod sandbox: {}", ip.error().message));
     p.startTimer = env_.loop.runAfter(seconds(5), [this, uid] { startSandbox(uid); });
     return;
@@ -228,7 +229,7 @@ void Kubelet::startSandbox(const std::string& uid) {
   env_.note("kubelet", fmt::format("start {} ip={}", p.key(), p.ip));
   for (auto& c : p.containers) startContainer(p, c, false);
   Duration initial{0};
-  const Object& containers = path(p.pod, {"spec", "containers"});
+  const Object& containers = path(*p.pod, {"spec", "containers"});
   if (containers.is_array() && !containers.empty()) {
     const Object& rp = path(containers[0], {"readinessProbe"});
     initial = seconds(intOr(path(rp, {"initialDelaySeconds"}), 0));
@@ -252,9 +253,9 @@ void Kubelet::startContainer(PodRt& p, ContainerRt& c, bool restart) {
   c.ready = false;
   c.containerID = fmt::format("containerd://{:016x}", fnv1a64(fmt::format("{}/{}/{}", p.uid, c.name, c.restartCount)));
   auto& rec = recorder(p.node);
-  rec.record(p.pod, EventType::Normal, "Pulled", fmt::format("Container image \"{}\" already present on machine", c.image));
-  rec.record(p.pod, EventType::Normal, "Created", fmt::format("Created container {}", c.name));
-  rec.record(p.pod, EventType::Normal, "Started", fmt::format("Started container {}", c.name));
+  rec.record(*p.pod, EventType::Normal, "Pulled", fmt::format("Container image \"{}\" already present on machine", c.image));
+  rec.record(*p.pod, EventType::Normal, "Created", fmt::format("Created container {}", c.name));
+  rec.record(*p.pod, EventType::Normal, "Started", fmt::format("Started container {}", c.name));
   emit(p, c, ContainerEvent::Kind::Started, 0, "");
 }
 
@@ -283,7 +284,7 @@ void Kubelet::containerExited(PodRt& p, ContainerRt& c, int exitCode, const std:
     c.waitingReason = "CrashLoopBackOff";
     c.waitingMessage = fmt::format("back-off {}s restarting failed container={} pod={}_{}({})",
                                    std::chrono::duration_cast<seconds>(wait).count(), c.name, p.name, p.ns, p.uid);
-    recorder(p.node).record(p.pod, EventType::Warning, "BackOff",
+    recorder(p.node).record(*p.pod, EventType::Warning, "BackOff",
                             fmt::format("Back-off restarting failed container {} in pod {}_{}({})", c.name, p.name, p.ns, p.uid));
   }
   const Duration delay = wait + rng_.durationBetween(cfg_.restartDelayMin, cfg_.restartDelayMax);
@@ -332,7 +333,7 @@ void Kubelet::scheduleProbe(PodRt& p, Duration after) {
     q.probeTimer = 0;
     probe(q);
     Duration period = cfg_.readinessPeriod;
-    const Object& containers = path(q.pod, {"spec", "containers"});
+    const Object& containers = path(*q.pod, {"spec", "containers"});
     if (containers.is_array() && !containers.empty()) {
       const std::int64_t s = intOr(path(containers[0], {"readinessProbe", "periodSeconds"}), 0);
       if (s > 0) period = seconds(s);
@@ -354,7 +355,7 @@ void Kubelet::probe(PodRt& p) {
   if (verdict != p.verdict) {
     env_.note("kubelet", fmt::format("ready {} {}", p.key(), verdict ? "true" : "false"));
     if (!verdict && readiness_) {
-      recorder(p.node).record(p.pod, EventType::Warning, "Unhealthy", "Readiness probe failed");
+      recorder(p.node).record(*p.pod, EventType::Warning, "Unhealthy", "Readiness probe failed");
     }
   }
   p.verdict = verdict;
@@ -393,14 +394,14 @@ void Kubelet::beginTermination(PodRt& p) {
     confirmDeletion(p.uid);
     return;
   }
-  const Duration grace = seconds(meta::deletionGracePeriodSeconds(p.pod).value_or(
+  const Duration grace = seconds(meta::deletionGracePeriodSeconds(*p.pod).value_or(
       std::chrono::duration_cast<seconds>(cfg_.defaultGrace).count()));
   Duration stopIn = grace;
   if (!preStop_ && termination_) stopIn = std::min(termination_(view(p), grace), grace);
   if (stopIn.count() < 0) stopIn = Duration{0};
   for (const auto& c : p.containers) {
     if (c.state == ContainerRt::State::Running)
-      recorder(p.node).record(p.pod, EventType::Normal, "Killing", fmt::format("Stopping container {}", c.name));
+      recorder(p.node).record(*p.pod, EventType::Normal, "Killing", fmt::format("Stopping container {}", c.name));
   }
   env_.note("kubelet", fmt::format("terminate {} grace={}s", p.key(), std::chrono::duration_cast<seconds>(grace).count()));
   markDirty(p);
@@ -529,7 +530,7 @@ void Kubelet::nodeUp(const std::string& node) {
     p.dead = false;
     releaseIp(p);  // a new sandbox, a new address
     p.sandbox = false;
-    if (p.terminating || meta::isDeleting(p.pod)) {
+    if (p.terminating || meta::isDeleting(*p.pod)) {
       p.terminating = true;
       confirmDeletion(uid);
       continue;
@@ -548,7 +549,7 @@ void Kubelet::nodeUp(const std::string& node) {
   }
   // Pods bound to the node while it was down.
   for (const auto& obj : podInformer_.list("")) {
-    if (podNodeName(*obj) == node && !pods_.count(meta::uid(*obj))) admit(*obj);
+    if (podNodeName(*obj) == node && !pods_.count(meta::uid(*obj))) admit(obj);
   }
 }
 
@@ -578,8 +579,9 @@ void Kubelet::flush(const std::string& uid) {
 }
 
 Object Kubelet::view(const PodRt& p) const {
-  Object v = p.pod;
-  v["status"] = buildStatus(p, p.pod.contains("status") ? p.pod["status"] : Object::object());
+  Object v = *p.pod;
+  const auto st = p.pod->find("status");
+  v["status"] = buildStatus(p, st != p.pod->end() ? *st : Object::object());
   return v;
 }
 

@@ -110,7 +110,7 @@ class Kubelet {
   struct PodRt;
 
   void onPod(WatchEventType type, const ObjectPtr& obj);
-  void admit(const Object& pod);
+  void admit(const ObjectPtr& pod);
   void startSandbox(const std::string& uid);
   void startContainer(PodRt& p, ContainerRt& c, bool restart);
   void containerExited(PodRt& p, ContainerRt& c, int exitCode, const std::string& reason);

@@ -1,6 +1,7 @@
 #include "fakeapi/controllers/statefulset_controller.h"
 
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 #include <fmt/format.h>
@@ -39,7 +40,7 @@ bool healthy(const Object& pod) { return isRunningAndReady(pod); }
 
 // What one sync knows about the set it works on.
 struct SetView {
-  Object set;
+  ObjectPtr set;  // the informer's copy, shared (each sync used to copy the whole set)
   std::string ns, name, uid;
   int replicas = 1;
   bool parallel = false;
@@ -120,12 +121,12 @@ bool StatefulSetController::sync(const Key& key) {
   const ObjectPtr cached = sets_.get(key.first, key.second);
   if (!cached) return true;
   SetView v;
-  v.set = *cached;
-  if (meta::isDeleting(v.set)) return true;  // the garbage collector takes the pods
+  v.set = cached;
+  if (meta::isDeleting(*v.set)) return true;  // the garbage collector takes the pods
   v.ns = key.first;
   v.name = key.second;
-  v.uid = meta::uid(v.set);
-  const Object& spec = at(v.set, "spec");
+  v.uid = meta::uid(*v.set);
+  const Object& spec = at(*v.set, "spec");
   v.replicas = static_cast<int>(std::max<std::int64_t>(0, intAt(spec, "replicas", 1)));
   v.parallel = strAt(spec, "podManagementPolicy") == "Parallel";
   const Object& strategy = at(spec, "updateStrategy");
@@ -133,7 +134,7 @@ bool StatefulSetController::sync(const Key& key) {
   v.partition = static_cast<int>(std::max<std::int64_t>(0, intAt(at(strategy, "rollingUpdate"), "partition", 0)));
   auto sel = LabelSelector::fromObject(at(spec, "selector"));
   if (!sel || sel->empty()) {
-    events_.record(v.set, EventType::Warning, "InvalidSelector",
+    events_.record(*v.set, EventType::Warning, "InvalidSelector",
                    sel ? std::string("empty selector is not allowed") : sel.error().message);
     return true;  // nothing to retry until the set changes
   }
@@ -154,12 +155,12 @@ bool StatefulSetController::sync(const Key& key) {
   // The template is spec: the same generation, the same hash (serialising it to hash it
   // was a tenth of a simulated run, one sync per pod event).
   auto& memo = templateHashes_[v.uid];
-  const std::int64_t generation = meta::generation(v.set);
+  const std::int64_t generation = meta::generation(*v.set);
   if (memo.first != generation || memo.second.empty()) memo = {generation, templateHash(podTemplate)};
   const std::string hash = memo.second;
   const std::string updateRev = revisionName(v.name, hash);
   if (auto it = revisions.find(updateRev); it == revisions.end()) {
-    auto made = env_.client.create(res::controllerrevisions, newControllerRevision(v.set, podTemplate, hash, maxRevision + 1));
+    auto made = env_.client.create(res::controllerrevisions, newControllerRevision(*v.set, podTemplate, hash, maxRevision + 1));
     if (made.is(Reason::AlreadyExists)) return false;  // someone else's object: retry later
     if (!made) return false;
     maxRevision += 1;
@@ -172,10 +173,12 @@ bool StatefulSetController::sync(const Key& key) {
     maxRevision += 1;
     it->second = std::make_shared<const Object>(std::move(bumped.value()));
   }
-  const Object& oldStatus = at(v.set, "status");
+  const Object& oldStatus = at(*v.set, "status");
   std::string currentRev = strAt(oldStatus, "currentRevision");
   if (currentRev.empty() || !revisions.count(currentRev)) currentRev = updateRev;
-  const Object currentTemplate = revisionTemplate(*revisions.at(currentRev));
+  // Only a pod created below the partition is made from it: extracted then, not per sync.
+  std::optional<Object> currentTemplate;
+  const ObjectPtr currentRevision = revisions.at(currentRev);
 
   // --- pods ---
   std::vector<ObjectPtr> slots(static_cast<std::size_t>(v.replicas));
@@ -198,22 +201,22 @@ bool StatefulSetController::sync(const Key& key) {
     auto st = env_.client.remove(res::pods, v.ns, meta::name(pod), opts);
     if (!st && !st.is(Reason::NotFound)) {
       ok = false;
-      events_.record(v.set, EventType::Warning, "FailedDelete",
+      events_.record(*v.set, EventType::Warning, "FailedDelete",
                      fmt::format("delete Pod {} in StatefulSet {} failed error: {}", meta::name(pod), v.name, st.error().message));
       return false;
     }
-    events_.record(v.set, EventType::Normal, "SuccessfulDelete",
+    events_.record(*v.set, EventType::Normal, "SuccessfulDelete",
                    fmt::format("delete Pod {} in StatefulSet {} successful", meta::name(pod), v.name));
     env_.note("statefulset", fmt::format("delete pod {}/{} ({})", v.ns, meta::name(pod), why));
     deletedNow.insert(meta::name(pod));
     return true;
   };
   auto ensureClaims = [&](int ordinal) {
-    for (const Object& claim : newClaims(v.set, ordinal)) {
+    for (const Object& claim : newClaims(*v.set, ordinal)) {
       auto cur = env_.client.get(res::persistentvolumeclaims, v.ns, meta::name(claim));
       if (cur) {
         if (meta::isDeleting(*cur)) {
-          events_.record(v.set, EventType::Warning, "FailedCreate",
+          events_.record(*v.set, EventType::Warning, "FailedCreate",
                          fmt::format("create Claim {} for Pod {} in StatefulSet {} failed error: the claim is being deleted",
                                      meta::name(claim), statefulSetPodName(v.name, ordinal), v.name));
           return false;
@@ -223,12 +226,12 @@ bool StatefulSetController::sync(const Key& key) {
       if (!cur.is(Reason::NotFound)) return false;
       auto made = env_.client.create(res::persistentvolumeclaims, claim);
       if (!made && !made.is(Reason::AlreadyExists)) {
-        events_.record(v.set, EventType::Warning, "FailedCreate",
+        events_.record(*v.set, EventType::Warning, "FailedCreate",
                        fmt::format("create Claim {} for Pod {} in StatefulSet {} failed error: {}", meta::name(claim),
                                    statefulSetPodName(v.name, ordinal), v.name, made.error().message));
         return false;
       }
-      events_.record(v.set, EventType::Normal, "SuccessfulCreate",
+      events_.record(*v.set, EventType::Normal, "SuccessfulCreate",
                      fmt::format("create Claim {} Pod {} in StatefulSet {} success", meta::name(claim),
                                  statefulSetPodName(v.name, ordinal), v.name));
       env_.note("statefulset", fmt::format("create claim {}/{}", v.ns, meta::name(claim)));
@@ -239,14 +242,15 @@ bool StatefulSetController::sync(const Key& key) {
     if (!ensureClaims(ordinal)) return false;
     const bool atCurrent = !v.onDelete && ordinal < v.partition;
     const std::string& rev = atCurrent ? currentRev : updateRev;
-    Object pod = newStatefulSetPod(v.set, atCurrent ? currentTemplate : podTemplate, ordinal, rev);
+    if (atCurrent && !currentTemplate) currentTemplate = revisionTemplate(*currentRevision);
+    Object pod = newStatefulSetPod(*v.set, atCurrent ? *currentTemplate : podTemplate, ordinal, rev);
     auto made = env_.client.create(res::pods, pod);
     if (!made) {
-      events_.record(v.set, EventType::Warning, "FailedCreate",
+      events_.record(*v.set, EventType::Warning, "FailedCreate",
                      fmt::format("create Pod {} in StatefulSet {} failed error: {}", meta::name(pod), v.name, made.error().message));
       return false;
     }
-    events_.record(v.set, EventType::Normal, "SuccessfulCreate",
+    events_.record(*v.set, EventType::Normal, "SuccessfulCreate",
                    fmt::format("create Pod {} in StatefulSet {} successful", meta::name(pod), v.name));
     env_.note("statefulset", fmt::format("create pod {}/{} rev={}", v.ns, meta::name(pod), rev));
     slots[static_cast<std::size_t>(ordinal)] = std::make_shared<const Object>(std::move(made.value()));
@@ -259,7 +263,7 @@ bool StatefulSetController::sync(const Key& key) {
   // Failed pods are deleted, to be recreated once they are gone.
   for (auto& slot : slots) {
     if (slot && isTerminal(*slot) && !meta::isDeleting(*slot)) {
-      events_.record(v.set, EventType::Warning, "RecreatingFailedPod",
+      events_.record(*v.set, EventType::Warning, "RecreatingFailedPod",
                      fmt::format("StatefulSet {}/{} is recreating failed Pod {}", v.ns, v.name, meta::name(*slot)));
       deletePod(*slot, "failed");
     }
@@ -342,7 +346,7 @@ bool StatefulSetController::sync(const Key& key) {
     current = updated;
   }
   auto fill = [&](Object& status) {
-    status["observedGeneration"] = meta::generation(v.set);
+    status["observedGeneration"] = meta::generation(*v.set);
     status["replicas"] = count;
     status["readyReplicas"] = ready;
     status["availableReplicas"] = ready;

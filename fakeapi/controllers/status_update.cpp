@@ -8,18 +8,24 @@ Result<bool> mutateStatus(KubeClient& client, const Resource& r, std::string_vie
   constexpr int kAttempts = 5;
   Error last = makeError(Reason::Conflict, "status update kept conflicting");
   for (int i = 0; i < kAttempts; ++i) {
-    auto cur = client.get(r, ns, name);
+    // The stored version itself: only its status is copied to be edited, and the rest
+    // once, into the object that is moved into the update.
+    auto cur = client.getShared(r, ns, name);
     if (!cur) return cur.error();
-    if (!uid.empty() && meta::uid(*cur) != uid) {
+    const Object& stored = **cur;
+    if (!uid.empty() && meta::uid(stored) != uid) {
       return makeError(Reason::NotFound, "object was replaced by a newer one of the same name");
     }
-    Object obj = std::move(cur.value());
-    Object status = obj.contains("status") ? obj["status"] : Object::object();
-    const Object before = status;
+    const auto before = stored.find("status");
+    const bool had = before != stored.end();
+    Object status = had ? *before : Object::object();
     mutate(status);
-    if (status == before) return false;
+    if (had ? status == *before : status == Object::object()) return false;
+    Object obj = Object::object();
+    for (auto it = stored.begin(); it != stored.end(); ++it)
+      if (it.key() != "status") obj[it.key()] = it.value();
     obj["status"] = std::move(status);
-    auto res = client.updateStatus(r, obj);
+    auto res = client.updateStatusShared(r, std::move(obj));
     if (res) return true;
     if (!res.is(Reason::Conflict)) return res.error();
     last = res.error();

@@ -141,10 +141,13 @@ RedisConfig::Table RedisConfig::buildTable() {
   integer("set-max-intset-entries", 512, 0, kLLMax);
   integer("zset-max-listpack-entries", 128, 0, kLLMax);
   choice("oom-score-adj", "no", {"no", "yes", "relative", "absolute"});
+  // Views of the index's own keys: std::map nodes stay where they are when t is moved.
+  for (const auto& [name, i] : t.index) t.exact.emplace(name, i);
   return t;
 }
 
 std::size_t RedisConfig::find(std::string_view name) const {
+  if (auto e = table_->exact.find(name); e != table_->exact.end()) return e->second;
   auto it = table_->index.find(name);
   return it == table_->index.end() ? std::string::npos : it->second;
 }
@@ -267,6 +270,12 @@ std::vector<std::pair<std::string, std::string>> RedisConfig::get(
     const std::vector<std::string>& patterns) const {
   std::map<std::string, std::string> found;
   for (const auto& pat : patterns) {
+    // Without a glob character a pattern matches the one name equal to it ignoring case
+    // (what the operator asks, parameter by parameter): a lookup, not a walk of the table.
+    if (pat.find_first_of("*?[\\") == std::string::npos) {
+      if (auto it = table_->index.find(pat); it != table_->index.end()) found[it->first] = values_[it->second];
+      continue;
+    }
     for (std::size_t i = 0; i < values_.size(); ++i) {
       const Param& p = table_->params[i];
       if (globMatch(pat, p.name, true)) found[p.name] = values_[i];

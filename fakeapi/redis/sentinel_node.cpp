@@ -277,6 +277,11 @@ std::vector<RedisEndpoint> SentinelNode::knownReplicas(const std::string& name) 
   return out;
 }
 
+std::size_t SentinelNode::knownReplicaCount(const std::string& name) const {
+  Instance* m = masterByName(name);
+  return m ? m->slaves.size() : 0;
+}
+
 std::size_t SentinelNode::knownSentinels(const std::string& name) const {
   Instance* m = masterByName(name);
   return m ? m->sentinels.size() : 0;

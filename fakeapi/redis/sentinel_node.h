@@ -87,6 +87,7 @@ class SentinelNode final : public SimProcess {
   std::optional<RedisEndpoint> masterAddress(const std::string& name) const;
   bool failoverInProgress(const std::string& name) const;
   std::vector<RedisEndpoint> knownReplicas(const std::string& name) const;
+  std::size_t knownReplicaCount(const std::string& name) const;  // knownReplicas().size(), no copies
   std::size_t knownSentinels(const std::string& name) const;
   bool masterSdown(const std::string& name) const;
   bool masterOdown(const std::string& name) const;

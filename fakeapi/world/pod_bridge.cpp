@@ -181,7 +181,9 @@ void PodBridge::start(const ContainerEvent& ev) {
   ++started_;
   note(fmt::format("start {} {}/{} at {} ({})", r.sentinel ? "sentinel" : "redis", pk, ev.container,
                    r.endpoint.toString(), where));
-  running_[pk + "/" + ev.container] = std::move(r);
+  Running& kept = running_[pk + "/" + ev.container];
+  kept = std::move(r);
+  pollAdd(pk, kept);
   armPoll();
 }
 
@@ -189,6 +191,7 @@ void PodBridge::stop(const ContainerEvent& ev) {
   const std::string pk = podKey(ev.ns, ev.pod);
   auto it = running_.find(pk + "/" + ev.container);
   if (it == running_.end() || it->second.uid != ev.uid) return;
+  pollRemove(pk, &it->second);
   const Running r = std::move(it->second);
   running_.erase(it);
   // SIGTERM (the kubelet reports exit 0) lets redis-server save; a kill or crash keeps
@@ -210,8 +213,6 @@ void PodBridge::stop(const ContainerEvent& ev) {
   }
   redis_.remove(r.endpoint);
   ++stopped_;
-  verdicts_.erase(pk);
-  verdictInputs_.erase(pk);
   note(fmt::format("stop {} {}/{} at {} ({} {})", r.sentinel ? "sentinel" : "redis", pk, ev.container,
                    r.endpoint.toString(), ev.reason, ev.exitCode));
   // The pod's emptyDirs go with the pod: a container of a deleted pod never restarts.

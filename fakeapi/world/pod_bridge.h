@@ -94,10 +94,14 @@ class PodBridge {
   std::string askSentinelMaster(const PreStop& ps);
   void armPoll();
   void poll();
-  // Everything a container's readiness verdict depends on (the process' state and role or
-  // monitored master, the password it wants, and the store's version for the mounted
-  // Secret): while these stay the same, so does the probe's answer, and poll() skips it.
-  std::string readinessInputs(const Running& r) const;
+  // Appends everything a container's readiness verdict depends on (the process' state and
+  // role or monitored master, the password it wants, and the store's version for the
+  // mounted Secret): while these stay the same, so does the probe's answer, and poll()
+  // skips it.
+  void appendReadinessInputs(std::string& out, const Running& r) const;
+  // A pod's entry in polled_ gains / loses one of its running containers.
+  void pollAdd(const std::string& pk, Running& r);
+  void pollRemove(const std::string& pk, const Running* r);
   VolumeData& volume(const std::string& uid, const std::string& volume);
   // A ClusterIP Service's address as kube-proxy resolves it for one connection: a random
   // Ready endpoint (nullopt: none).
@@ -111,8 +115,17 @@ class PodBridge {
   std::shared_ptr<bool> alive_;  // hooks and timers left in the kubelet and loop check it
   std::map<std::string, Running> running_;  // by "ns/pod/container"
   std::map<std::string, Error> errors_;     // by "ns/pod"
-  std::map<std::string, bool> verdicts_;    // by "ns/pod": last readiness seen by poll()
-  std::map<std::string, std::string> verdictInputs_;  // by "ns/pod": what that verdict was drawn from
+  // What poll() keeps per pod, across polls (it runs every changePoll, and rebuilding this
+  // from running_ each time was most of its cost).
+  struct Polled {
+    std::string ns, pod;
+    std::vector<Running*> containers;  // running_'s entries of the pod, in running_'s order
+    bool known = false;                // a verdict was drawn since the pod's last container stop
+    bool verdict = false;              // the last readiness seen by poll()
+    std::string inputs;                // what that verdict was drawn from
+  };
+  std::map<std::string, Polled> polled_;  // by "ns/pod"
+  std::string inputsScratch_;             // poll()'s buffer, kept for its capacity
   std::map<std::string, std::map<std::string, VolumeData>> emptyDirs_;  // pod uid -> volume
   std::set<std::string> initialized_;       // pod uids whose init containers ran
   std::map<std::string, redissim::RedisDisk> claimDisks_;  // by PVC uid

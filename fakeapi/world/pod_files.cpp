@@ -117,20 +117,21 @@ Result<std::string> readProjectedFile(KubeClient& client, std::string_view ns, c
   auto shared = client.getShared(secret ? res::secrets : res::configmaps, ns, file.source);
   if (!shared) return shared.error();
   const Object* obj = shared->get();
-  const std::string what = fmt::format("{} {}/{} key {}", secret ? "Secret" : "ConfigMap", ns, file.source, *key);
+  // Only errors name the file (the readiness probe reads the password every poll).
+  const auto what = [&] { return fmt::format("{} {}/{} key {}", secret ? "Secret" : "ConfigMap", ns, file.source, *key); };
   if (const Object& d = objectAt(*obj, {"data", *key}); d.is_string()) {
     if (!secret) return d.get<std::string>();
     auto plain = base64Decode(d.get<std::string>());
-    if (!plain) return makeError(Reason::Invalid, what + ": data is not base64");
+    if (!plain) return makeError(Reason::Invalid, what() + ": data is not base64");
     return *plain;
   }
   if (const Object& b = objectAt(*obj, {secret ? "stringData" : "binaryData", *key}); b.is_string()) {
     if (secret) return b.get<std::string>();
     auto plain = base64Decode(b.get<std::string>());
-    if (!plain) return makeError(Reason::Invalid, what + ": binaryData is not base64");
+    if (!plain) return makeError(Reason::Invalid, what() + ": binaryData is not base64");
     return *plain;
   }
-  return makeError(Reason::NotFound, what + " is missing");
+  return makeError(Reason::NotFound, what() + " is missing");
 }
 
 std::optional<std::string> base64Decode(std::string_view text) {

@@ -1,6 +1,8 @@
 // The readiness hook: what the pods' readiness scripts (core/rediscluster/probe_scripts.h)
 // conclude, asked of the process with the same commands (INFO, INFO sentinel) and the
 // password the redis script reads from the mounted Secret on every run.
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "core/rediscluster/layout.h"
@@ -96,47 +98,64 @@ void PodBridge::armPoll() {
   pollTimer_ = cluster_.loop().runAfter(opts_.changePoll, [this] { poll(); });
 }
 
-std::string PodBridge::readinessInputs(const Running& r) const {
-  std::string in;
+void PodBridge::appendReadinessInputs(std::string& in, const Running& r) const {
   redissim::digest(in, r.uid, cluster_.store().version(), r.sentinel);
   if (r.sentinel) {
     const redissim::SentinelNode* n = redis_.sentinel(r.endpoint);
-    if (!n) return in;
+    if (!n) return;
     // The address the probe greps is the monitored one, which a failover in progress hides.
-    const std::string name(layout::kMasterName);
+    static const std::string name(layout::kMasterName);
     const auto master = n->masterAddress(name);
     redissim::digest(in, n->state(), master.has_value(), master ? master->host : "", master ? master->port : 0,
-                     master ? n->knownReplicas(name).size() : 0, n->failoverInProgress(name));
-    return in;
+                     master ? n->knownReplicaCount(name) : 0, n->failoverInProgress(name));
+    return;
   }
   const redissim::RedisNode* n = redis_.redis(r.endpoint);
-  if (!n) return in;
+  if (!n) return;
   redissim::digest(in, n->state(), n->loading(), n->isMaster(), n->masterLinkUp(), n->config().str("requirepass"));
-  return in;
+}
+
+void PodBridge::pollAdd(const std::string& pk, Running& r) {
+  Polled& p = polled_[pk];
+  if (p.containers.empty()) {
+    p.ns = r.ns;
+    p.pod = r.pod;
+  }
+  auto at = std::lower_bound(p.containers.begin(), p.containers.end(), &r,
+                             [](const Running* a, const Running* b) { return a->container < b->container; });
+  if (at == p.containers.end() || *at != &r) p.containers.insert(at, &r);
+}
+
+void PodBridge::pollRemove(const std::string& pk, const Running* r) {
+  auto it = polled_.find(pk);
+  if (it == polled_.end()) return;
+  Polled& p = it->second;
+  // Any container stopping forgets the pod's verdict: the next poll draws it afresh.
+  p.known = false;
+  p.inputs.clear();
+  p.containers.erase(std::remove(p.containers.begin(), p.containers.end(), r), p.containers.end());
+  if (p.containers.empty()) polled_.erase(it);
 }
 
 void PodBridge::poll() {
   pollTimer_ = 0;
   // One verdict per pod (as the kubelet keeps it); a change since the last poll is probed
-  // now rather than at the next period.
-  std::map<std::string, std::pair<std::string, std::string>> pods;  // key -> (ns, name)
-  std::map<std::string, const Object*> specs;
-  std::map<std::string, std::string> inputs;
-  for (const auto& [key, r] : running_) {
-    const std::string pk = fmt::format("{}/{}", r.ns, r.pod);
-    pods.emplace(pk, std::make_pair(r.ns, r.pod));
-    specs.emplace(pk, r.podSpec.get());
-    inputs[pk] += readinessInputs(r);
-  }
-  for (const auto& [pk, id] : pods) {
-    auto [seen, first] = verdictInputs_.try_emplace(pk);
-    if (!first && seen->second == inputs[pk] && verdicts_.count(pk)) continue;  // the same answer
-    seen->second = inputs[pk];
-    const bool v = ready(*specs[pk]);
-    auto [it, fresh] = verdicts_.emplace(pk, v);
-    if (fresh || it->second == v) continue;
-    it->second = v;
-    cluster_.kubelet().probeNow(id.first, id.second);
+  // now rather than at the next period. The first verdict after a container started is
+  // only remembered: the kubelet's own probe covers that change.
+  for (auto& [pk, p] : polled_) {
+    inputsScratch_.clear();
+    for (const Running* r : p.containers) appendReadinessInputs(inputsScratch_, *r);
+    if (p.known && p.inputs == inputsScratch_) continue;  // the same answer
+    p.inputs = inputsScratch_;
+    const bool v = ready(*p.containers.front()->podSpec);
+    const bool fresh = !p.known;
+    p.known = true;
+    if (fresh || p.verdict == v) {
+      p.verdict = v;
+      continue;
+    }
+    p.verdict = v;
+    cluster_.kubelet().probeNow(p.ns, p.pod);
   }
   armPoll();
 }

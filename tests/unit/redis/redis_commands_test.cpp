@@ -190,6 +190,28 @@ TEST(RedisCommands, ConfigAliasesAndPatterns) {
   EXPECT_EQ(infoField(p.w.must(p.r, {"INFO", "replication"}).str, "slave_priority"), "0");
 }
 
+// A name without glob characters is looked up rather than matched against every
+// parameter: the answer must be the one the glob walk gives (case ignored, the name as the
+// table spells it, an alias under its own name).
+TEST(RedisCommands, ConfigGetPlainNameAnswersAsTheGlobDoes) {
+  Pair p;
+  ASSERT_TRUE(p.w.must(p.m, {"CONFIG", "SET", "slave-priority", "7"}).isOk());
+  auto plain = p.w.must(p.m, {"CONFIG", "GET", "Slave-PRIORITY"});
+  ASSERT_EQ(plain.elements.size(), 2u);
+  EXPECT_EQ(plain.elements[0].str, "slave-priority");
+  EXPECT_EQ(plain.elements[1].str, "7");
+  auto glob = p.w.must(p.m, {"CONFIG", "GET", "Slave-PRIORIT[Y]"});
+  ASSERT_EQ(glob.elements.size(), 2u);
+  EXPECT_EQ(glob.elements[0].str, plain.elements[0].str);
+  EXPECT_EQ(glob.elements[1].str, plain.elements[1].str);
+  // Both spellings of one parameter in one call: both names answered, sorted.
+  auto both = p.w.must(p.m, {"CONFIG", "GET", "replica-priority", "SLAVE-priority"});
+  ASSERT_EQ(both.elements.size(), 4u);
+  EXPECT_EQ(both.elements[0].str, "replica-priority");
+  EXPECT_EQ(both.elements[2].str, "slave-priority");
+  EXPECT_EQ(both.elements[3].str, "7");
+}
+
 TEST(RedisCommands, AuthNoauthAndWrongpass) {
   SimWorld w;
   TopologyOptions o;
