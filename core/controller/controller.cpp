@@ -141,10 +141,10 @@ void Controller::enqueueAllPrimary() {
 ReconcileResult Controller::gated(const std::string& key) {
   if (!acting()) {
     // Queued before leadership lapsed: whoever leads now acts on it; re-queued on regain.
-    ++skipped_;
+    skipped_.fetch_add(1, std::memory_order_relaxed);
     return ReconcileResult::done();
   }
-  ++reconciles_;
+  reconciles_.fetch_add(1, std::memory_order_relaxed);
   return fn_(key);
 }
 

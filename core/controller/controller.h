@@ -9,6 +9,7 @@
 // (the controller's own status writes would otherwise queue the key again), and on resync;
 // owned objects queue their owner's key (owner_enqueue.h). When leadership is (re)gained
 // every cached primary key is queued, since events seen while not leading were not acted on.
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -31,8 +32,13 @@ class WorkerThreads;
 
 struct ControllerOptions {
   std::string name = "controller";
-  // 0: one InlineWorker on the loop (simulation). N > 0: N threads (real mode; the loop
-  // must be thread-safe and the reconcile function must be safe to run concurrently).
+  // 0: one InlineWorker on the loop (simulation). N > 0: N threads (real mode). Then the
+  // loop must be thread-safe (AsioLoop), the reconcile function must be safe to run on N
+  // threads at once for different keys (never for the same key: the WorkQueue hands a key
+  // to one worker at a time; the RedisCluster Reconciler is, see reconciler.h), and so must
+  // everything it calls: the KubeClient (kube_client.h), the RedisAdmin, the Logger's sink.
+  // Informer handlers, leader election and the rest of the controller stay on the loop;
+  // the workers read the informer caches, which is safe from any thread.
   int workers = 0;
   WorkQueue::Options queue;
   // Set: act only while holding this Lease.
@@ -75,8 +81,8 @@ class Controller {
   WorkQueue& queue() { return queue_; }
   const LeaderElector* elector() const { return elector_.get(); }
   // Reconciles run / skipped because leadership had lapsed.
-  std::uint64_t reconciles() const { return reconciles_; }
-  std::uint64_t skippedNotLeading() const { return skipped_; }
+  std::uint64_t reconciles() const { return reconciles_.load(std::memory_order_relaxed); }
+  std::uint64_t skippedNotLeading() const { return skipped_.load(std::memory_order_relaxed); }
   // All primary objects are synced and so are the other caches.
   bool synced() const;
 
@@ -99,9 +105,10 @@ class Controller {
   std::unique_ptr<InlineWorker> inline_;
   std::unique_ptr<WorkerThreads> threads_;
   bool started_ = false;
-  bool acting_ = false;
-  std::uint64_t reconciles_ = 0;
-  std::uint64_t skipped_ = 0;
+  // Read by the workers (gated()), written on the loop: atomic, as are the counters.
+  std::atomic<bool> acting_{false};
+  std::atomic<std::uint64_t> reconciles_{0};
+  std::atomic<std::uint64_t> skipped_{0};
 };
 
 }  // namespace kun

@@ -95,7 +95,9 @@ void LeaderElector::stop() {
   if (client_.update(res::leases, lease)) note("released");
 }
 
-bool LeaderElector::isLeader() const { return leading_ && loop_.now() < lastRenew_ + opts_.renewDeadline; }
+bool LeaderElector::isLeader() const {
+  return leading_.load() && loop_.now() < lastRenew_.load() + opts_.renewDeadline;
+}
 
 std::string LeaderElector::nowMicroTime() const {
   // MicroTime: RFC 3339 with six fractional digits.
@@ -177,10 +179,11 @@ void LeaderElector::attempt() {
   if (!running_) return;
   const bool ok = tryAcquireOrRenew();
   if (ok) {
-    lastRenew_ = loop_.now();
+    const TimePoint renewed = loop_.now();
+    lastRenew_.store(renewed);
     if (!leading_) becomeLeader();
     loop_.cancel(deadlineTimer_);
-    deadlineTimer_ = loop_.runAt(lastRenew_ + opts_.renewDeadline, [this] {
+    deadlineTimer_ = loop_.runAt(renewed + opts_.renewDeadline, [this] {
       deadlineTimer_ = 0;
       if (leading_) loseLeadership("no renewal within renewDeadline");
     });

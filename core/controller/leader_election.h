@@ -13,7 +13,9 @@
 //
 // Everything runs on the EventLoop: attempts are timers, nothing sleeps. isLeader() is
 // exact at any instant (it checks the renew deadline itself, not only when a timer fires),
-// so a reconcile gated on it never runs after leadership has lapsed.
+// so a reconcile gated on it never runs after leadership has lapsed. isLeader() may be called
+// from any thread (the controller's workers); everything else runs on the loop.
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -98,8 +100,9 @@ class LeaderElector {
   Random* random_;
   Trace* trace_;
   bool running_ = false;
-  bool leading_ = false;
-  TimePoint lastRenew_{};
+  // Read by isLeader() from the worker threads of real mode; written on the loop.
+  std::atomic<bool> leading_{false};
+  std::atomic<TimePoint> lastRenew_{TimePoint{}};
   LeaseRecord observed_;
   TimePoint observedTime_{};
   TimerId attemptTimer_ = 0;

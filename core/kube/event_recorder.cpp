@@ -1,5 +1,7 @@
 #include "core/kube/event_recorder.h"
 
+#include <optional>
+
 #include <fmt/format.h>
 
 #include "core/runtime/time.h"
@@ -23,24 +25,33 @@ void EventRecorder::record(const Object& involved, EventType type, std::string_v
   }
   Key key{who, std::string(eventTypeName(type)), std::string(reason), std::string(message)};
   const std::string now = formatRfc3339(loop_.wallMicros());
-  if (auto it = seen_.find(key); it != seen_.end()) {
-    if (bump(it->second, now)) return;
-    // The Event is gone (expired or deleted): start a fresh one.
-    seen_.erase(it);
+  std::optional<Seen> known;
+  {
+    std::lock_guard lock(mu_);
+    if (auto it = seen_.find(key); it != seen_.end()) known = it->second;
   }
-  if (!createNew(key, involved, type, reason, message, now)) ++dropped_;
+  if (known) {
+    if (bump(key, *known, now)) return;
+    // The Event is gone (expired or deleted): start a fresh one.
+    std::lock_guard lock(mu_);
+    if (auto it = seen_.find(key); it != seen_.end() && it->second.stamp == known->stamp) seen_.erase(it);
+  }
+  if (!createNew(key, involved, type, reason, message, now)) dropped_.fetch_add(1, std::memory_order_relaxed);
 }
 
-bool EventRecorder::bump(Seen& seen, const std::string& now) {
+bool EventRecorder::bump(const Key& key, const Seen& seen, const std::string& now) {
   const Object patch = {{"count", seen.count + 1}, {"lastTimestamp", now}};
   auto res = client_.patch(res::events, seen.ns, seen.name, patch);
   if (res.ok()) {
-    ++seen.count;
-    ++aggregated_;
+    {
+      std::lock_guard lock(mu_);
+      if (auto it = seen_.find(key); it != seen_.end() && it->second.stamp == seen.stamp) it->second.count = seen.count + 1;
+    }
+    aggregated_.fetch_add(1, std::memory_order_relaxed);
     return true;
   }
   if (res.is(Reason::NotFound)) return false;
-  ++dropped_;  // keep the cache entry: the next repeat tries the same Event again
+  dropped_.fetch_add(1, std::memory_order_relaxed);  // keep the cache entry: the next repeat tries the same Event again
   return true;
 }
 
@@ -51,7 +62,12 @@ bool EventRecorder::createNew(const Key& key, const Object& involved, EventType 
   if (ns.empty()) ns = "default";  // cluster-scoped objects (nodes) report into default
   // client-go names an Event <involved>.<unix nanos in hex>; the sequence keeps two events
   // at the same virtual instant apart.
-  const std::int64_t nanos = loop_.wallMicros() * 1000 + static_cast<std::int64_t>(seq_++ % 1000);
+  std::uint64_t seq;
+  {
+    std::lock_guard lock(mu_);
+    seq = seq_++;
+  }
+  const std::int64_t nanos = loop_.wallMicros() * 1000 + static_cast<std::int64_t>(seq % 1000);
   Object ev = {
       {"apiVersion", "v1"},
       {"kind", "Event"},
@@ -76,7 +92,8 @@ bool EventRecorder::createNew(const Key& key, const Object& involved, EventType 
   if (!host_.empty()) ev["source"]["host"] = host_;
   auto res = client_.create(res::events, ev);
   if (!res.ok()) return false;
-  ++created_;
+  created_.fetch_add(1, std::memory_order_relaxed);
+  std::lock_guard lock(mu_);
   remember(key, Seen{ns, meta::name(*res), 1});
   return true;
 }

@@ -3,9 +3,17 @@
 // (involved object, type, reason, message, component); a repeat bumps its count and
 // lastTimestamp instead of creating another object. Best-effort: a failed write is counted
 // and dropped, never an error for the caller (events are a diagnostic, not state).
+//
+// Thread-safe: the reconciler's worker threads record at once (the client must then be
+// thread-safe too). The lock guards the aggregation cache and is never held across the API
+// call; two threads recording the same event at the same instant may then both create it
+// (or both bump it once), which is harmless for a diagnostic and does not happen when each
+// involved object is reconciled by one worker at a time.
+#include <atomic>
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -28,9 +36,9 @@ class EventRecorder {
   void record(const Object& involved, EventType type, std::string_view reason,
               std::string_view message);
 
-  std::uint64_t created() const { return created_; }
-  std::uint64_t aggregated() const { return aggregated_; }
-  std::uint64_t dropped() const { return dropped_; }
+  std::uint64_t created() const { return created_.load(std::memory_order_relaxed); }
+  std::uint64_t aggregated() const { return aggregated_.load(std::memory_order_relaxed); }
+  std::uint64_t dropped() const { return dropped_.load(std::memory_order_relaxed); }
 
   // How many distinct events are remembered for aggregation (client-go keeps 4096).
   static constexpr std::size_t kCacheSize = 4096;
@@ -45,21 +53,23 @@ class EventRecorder {
     std::uint64_t stamp = 0;  // which order_ entry is this one's
   };
 
-  bool bump(Seen& seen, const std::string& now);
+  // Patches the Event seen names; false when it is gone (NotFound). Unlocked.
+  bool bump(const Key& key, const Seen& seen, const std::string& now);
   bool createNew(const Key& key, const Object& involved, EventType type, std::string_view reason,
                  std::string_view message, const std::string& now);
-  void remember(const Key& key, Seen seen);
+  void remember(const Key& key, Seen seen);  // with mu_ held
 
   KubeClient& client_;
   EventLoop& loop_;
   std::string component_;
   std::string host_;
+  std::mutex mu_;  // guards seen_, order_ and seq_
   std::map<Key, Seen> seen_;
   std::deque<std::pair<Key, std::uint64_t>> order_;  // insertion order, to forget the oldest
   std::uint64_t seq_ = 0;
-  std::uint64_t created_ = 0;
-  std::uint64_t aggregated_ = 0;
-  std::uint64_t dropped_ = 0;
+  std::atomic<std::uint64_t> created_{0};
+  std::atomic<std::uint64_t> aggregated_{0};
+  std::atomic<std::uint64_t> dropped_{0};
 };
 
 }  // namespace kun

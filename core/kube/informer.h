@@ -4,9 +4,10 @@
 // re-watches from the last version it saw; on Gone it lists again and delivers the
 // difference as events. Handlers run on the event loop.
 //
-// Thread-safety: the cache changes only on the event loop's thread; get(), list() and
-// size() may be called from any thread (the worker threads of real mode) and return
+// Thread-safety: the cache changes only on the event loop's thread; get(), list(), size()
+// and synced() may be called from any thread (the worker threads of real mode) and return
 // shared, immutable objects, so what a reader holds never changes under it.
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -88,7 +89,7 @@ class Informer {
   std::unique_ptr<Watch> watch_;
   std::string lastVersion_;
   bool running_ = false;
-  bool synced_ = false;
+  std::atomic<bool> synced_{false};  // the workers' Ensure asks synced() from their threads
   Duration backoff_{0};
   TimerId retryTimer_ = 0;
   TimerId resyncTimer_ = 0;

@@ -68,6 +68,13 @@ using WatchHandler = std::function<void(const WatchEvent&)>;
 // Called once when the server ends the watch (Gone, timeout, dropped connection).
 using WatchClosedHandler = std::function<void(const Error&)>;
 
+// Thread-safety: each implementation states its own. A client handed to an operator that
+// runs the controller with workers > 0 (real mode) is called from every worker thread at
+// once (the reconciler's reads and writes, the EventRecorder) and from the loop's thread
+// (the informers' list and watch, leader election), so it must be thread-safe, and its
+// watch handlers must run on the loop's thread. The fake store is not: the simulator runs
+// workers == 0 on one thread (tests/support/serialized_store.h shares one between threads
+// for real-mode tests).
 class KubeClient {
  public:
   virtual ~KubeClient() = default;

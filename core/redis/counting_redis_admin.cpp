@@ -51,15 +51,30 @@ bool isStateChanging(const std::vector<std::string>& argv) { return changingName
 
 Result<RedisReply> CountingRedisAdmin::command(const RedisEndpoint& to, const std::vector<std::string>& argv,
                                                std::string_view password) {
-  ++total_;
-  if (isStateChanging(argv)) {
-    ++stateChanging_;
-    ++byName_[redisCommandName(argv)];
+  const bool changing = isStateChanging(argv);
+  {
+    std::lock_guard lock(mu_);
+    ++total_;
+    if (changing) {
+      ++stateChanging_;
+      ++byName_[redisCommandName(argv)];
+    }
   }
   return inner_.command(to, argv, password);
 }
 
+std::uint64_t CountingRedisAdmin::total() const {
+  std::lock_guard lock(mu_);
+  return total_;
+}
+
+std::uint64_t CountingRedisAdmin::stateChanging() const {
+  std::lock_guard lock(mu_);
+  return stateChanging_;
+}
+
 std::string CountingRedisAdmin::describeStateChanging() const {
+  std::lock_guard lock(mu_);
   std::string out;
   for (const auto& [name, n] : byName_) {
     if (!out.empty()) out += ", ";
@@ -69,6 +84,7 @@ std::string CountingRedisAdmin::describeStateChanging() const {
 }
 
 void CountingRedisAdmin::reset() {
+  std::lock_guard lock(mu_);
   total_ = 0;
   stateChanging_ = 0;
   byName_.clear();

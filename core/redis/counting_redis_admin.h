@@ -4,8 +4,12 @@
 // or a sentinel's monitoring). The design promises that reconciling a healthy cluster
 // sends only reads; the scenario tests hold the operator to it through this wrapper, and
 // the same counts can feed a metric.
+//
+// Thread-safe when the inner admin is: the counts are locked (never across the command).
+// stateChangingByName() hands out the map itself: read it while no command is being sent.
 #include <cstdint>
 #include <map>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -28,8 +32,8 @@ class CountingRedisAdmin final : public RedisAdmin {
   Result<RedisReply> command(const RedisEndpoint& to, const std::vector<std::string>& argv,
                              std::string_view password = {}) override;
 
-  std::uint64_t total() const { return total_; }
-  std::uint64_t stateChanging() const { return stateChanging_; }
+  std::uint64_t total() const;
+  std::uint64_t stateChanging() const;
   // Sent state-changing commands by name ("CONFIG SET" -> 3).
   const std::map<std::string, std::uint64_t>& stateChangingByName() const { return byName_; }
   // "CONFIG SET x3, REPLICAOF x1": for failure messages.
@@ -38,6 +42,7 @@ class CountingRedisAdmin final : public RedisAdmin {
 
  private:
   RedisAdmin& inner_;
+  mutable std::mutex mu_;  // guards the counts
   std::uint64_t total_ = 0;
   std::uint64_t stateChanging_ = 0;
   std::map<std::string, std::uint64_t> byName_;

@@ -2,7 +2,8 @@
 // RedisAdmin over hiredis (synchronous API): the real side of the Redis seam.
 //
 // Thread-safety: an instance is NOT thread-safe — it owns a cache of connections that
-// calls mutate. Use one instance per worker thread (instances share nothing).
+// calls mutate. Use one instance per worker thread (instances share nothing); with the
+// controller's workers > 0, wrap it in a PerThreadRedisAdmin (per_thread_redis_admin.h).
 //
 // Connections are kept per endpoint and reused; a transport error, a timeout or a
 // protocol error drops the endpoint's connection so the next call reconnects.

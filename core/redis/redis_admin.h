@@ -41,6 +41,9 @@ struct RedisReply {
   std::string errorCode() const;
 };
 
+// Thread-safety is each implementation's to state. The reconciler calls it from every
+// worker thread when the controller runs workers > 0: then it must be thread-safe (e.g. a
+// PerThreadRedisAdmin over HiredisAdmin). The simulator's runs on its loop, workers == 0.
 class RedisAdmin {
  public:
   virtual ~RedisAdmin() = default;

@@ -20,6 +20,7 @@ DesiredCache::Objects DesiredCache::get(const api::RedisCluster& rc, const Gener
   const Object& labels = labelsOf(rc.metadata);
   const bool cacheable = !uid.empty() && generation > 0;
   if (cacheable) {
+    std::lock_guard lock(mu_);
     auto it = entries_.find(uid);
     if (it != entries_.end()) {
       const Entry& e = it->second;
@@ -29,11 +30,25 @@ DesiredCache::Objects DesiredCache::get(const api::RedisCluster& rc, const Gener
         return e.objects;
     }
   }
-  ++generated_;
+  generated_.fetch_add(1, std::memory_order_relaxed);
+  // Generated unlocked: it is the expensive part, and other clusters need not wait for it.
   auto objects = std::make_shared<const std::vector<DesiredObject>>(desiredObjects(rc, opts));
-  if (cacheable)
-    entries_[uid] = Entry{generation, labels, rc.apiVersion, opts.pdbVersion, opts.redisReplicas, opts.previousPassword, objects};
+  if (cacheable) {
+    Entry entry{generation, labels, rc.apiVersion, opts.pdbVersion, opts.redisReplicas, opts.previousPassword, objects};
+    std::lock_guard lock(mu_);
+    entries_[uid] = std::move(entry);
+  }
   return objects;
+}
+
+void DesiredCache::forget(const std::string& uid) {
+  std::lock_guard lock(mu_);
+  entries_.erase(uid);
+}
+
+std::size_t DesiredCache::size() const {
+  std::lock_guard lock(mu_);
+  return entries_.size();
 }
 
 }  // namespace kun::rediscluster

@@ -7,9 +7,16 @@
 // (generation, labels, apiVersion, options) differ — not on the operator's own status
 // writes, which move the resourceVersion only. A cluster without a uid or a generation
 // (built in code) is never cached.
+//
+// Thread-safe: the reconciler's workers use one cache for different clusters at once. The
+// lock covers the lookup and the store, not the generation in between; two calls for the
+// same uid at once (the reconciler never makes them) would both generate, and the later
+// store wins.
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,9 +33,10 @@ class DesiredCache {
   // desiredObjects(rc, opts), generated or remembered.
   Objects get(const api::RedisCluster& rc, const GenerateOptions& opts = {});
   // Drop a deleted cluster's entry.
-  void forget(const std::string& uid) { entries_.erase(uid); }
-  std::size_t size() const { return entries_.size(); }
-  std::uint64_t generated() const { return generated_; }  // regenerations, for tests and metrics
+  void forget(const std::string& uid);
+  std::size_t size() const;
+  // Regenerations, for tests and metrics.
+  std::uint64_t generated() const { return generated_.load(std::memory_order_relaxed); }
 
  private:
   struct Entry {
@@ -40,8 +48,9 @@ class DesiredCache {
     std::string previousPassword;
     Objects objects;
   };
+  mutable std::mutex mu_;  // guards entries_
   std::map<std::string, Entry> entries_;  // by uid
-  std::uint64_t generated_ = 0;
+  std::atomic<std::uint64_t> generated_{0};
 };
 
 }  // namespace kun::rediscluster

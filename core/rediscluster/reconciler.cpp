@@ -59,6 +59,8 @@ std::string stringAt(const Object& o, std::initializer_list<const char*> path) {
   return at->is_string() ? at->get<std::string>() : std::string();
 }
 
+void bump(std::atomic<std::uint64_t>& counter, std::uint64_t n = 1) { counter.fetch_add(n, std::memory_order_relaxed); }
+
 }  // namespace
 
 Reconciler::Reconciler(ReconcilerSeams seams, const ClusterInformers& caches, ReconcilerOptions opts, RedisSteps steps)
@@ -69,24 +71,63 @@ void Reconciler::event(const Object& involved, EventType type, std::string_view 
   seams_.events.record(involved, type, reason, redact(message, secrets));
 }
 
+ReconcilerStats Reconciler::stats() const {
+  auto get = [](const std::atomic<std::uint64_t>& c) { return c.load(std::memory_order_relaxed); };
+  return ReconcilerStats{get(stats_.reconciles),   get(stats_.invalid),     get(stats_.statusWrites),
+                         get(stats_.objectWrites), get(stats_.healActions), get(stats_.failures)};
+}
+
+std::size_t Reconciler::clustersRemembered() const {
+  std::lock_guard lock(statesMu_);
+  return states_.size();
+}
+
 Result<bool> Reconciler::writeStatus(const api::RedisCluster& stored, const api::RedisClusterStatus& next) {
   auto wrote = writeStatusIfChanged(seams_.kube, stored, next);
-  if (wrote && *wrote) ++stats_.statusWrites;
+  if (wrote && *wrote) bump(stats_.statusWrites);
   return wrote;
 }
 
+// Only the map is locked: the entry returned is the caller's (the key's reconcile) until
+// that same reconcile forgets it. A name that now belongs to another cluster (another uid)
+// starts afresh: nothing remembered of the old one applies.
+Reconciler::ClusterState& Reconciler::stateOf(const std::string& key, const std::string& uid) {
+  std::string stale;
+  ClusterState* state = nullptr;
+  {
+    std::lock_guard lock(statesMu_);
+    auto [it, fresh] = states_.try_emplace(key);
+    if (!fresh && it->second.uid != uid) {
+      stale = std::move(it->second.uid);
+      states_.erase(it);
+      it = states_.try_emplace(key).first;
+      fresh = true;
+    }
+    if (fresh) it->second.uid = uid;
+    state = &it->second;
+  }
+  if (!stale.empty()) desired_.forget(stale);
+  return *state;
+}
+
+void Reconciler::forget(const std::string& key) {
+  std::string uid;
+  {
+    std::lock_guard lock(statesMu_);
+    auto it = states_.find(key);
+    if (it == states_.end()) return;
+    uid = std::move(it->second.uid);
+    states_.erase(it);
+  }
+  desired_.forget(uid);
+}
+
 ReconcileResult Reconciler::reconcile(const std::string& key) {
-  ++stats_.reconciles;
+  bump(stats_.reconciles);
   const auto [ns, name] = splitKey(key);
   ObjectPtr stored = caches_.clusters().get(ns, name);
   if (!stored) {
-    if (auto it = uidByKey_.find(key); it != uidByKey_.end()) {
-      desired_.forget(it->second);
-      passwords_.erase(it->second);
-      configChecks_.erase(it->second);
-      memos_.erase(it->second);
-      uidByKey_.erase(it);
-    }
+    forget(key);
     reportHealth(key, std::nullopt);
     return ReconcileResult::done();  // deleted: garbage collection removes what it owned
   }
@@ -94,13 +135,9 @@ ReconcileResult Reconciler::reconcile(const std::string& key) {
     reportHealth(key, std::nullopt);  // not this operator's (any more), or going away
     return ReconcileResult::done();
   }
-  const std::string uid = meta::uid(*stored);
-  if (std::string& known = uidByKey_[key]; known != uid) {
-    memos_.erase(known);  // the name now belongs to another cluster
-    known = uid;
-  }
+  ClusterState& state = stateOf(key, meta::uid(*stored));
 
-  ClusterMemo& memo = memos_[uid];
+  ClusterMemo& memo = state.memo;
   if (memo.stored != stored) {
     memo.stored = nullptr;
     auto parsed = api::parseRedisCluster(stored);
@@ -111,12 +148,12 @@ ReconcileResult Reconciler::reconcile(const std::string& key) {
     memo.parsed = std::move(*parsed);
     memo.stored = stored;
   }
-  return reconcileValid(*stored, memo);
+  return reconcileValid(*stored, state);
 }
 
 ReconcileResult Reconciler::rejectInvalid(const Object& stored, const api::RedisCluster* parsed,
                                           const std::string& message) {
-  ++stats_.invalid;
+  bump(stats_.invalid);
   reportHealth(meta::key(stored), false);
   // The password may be what is wrong (a newline in it): never echo it.
   std::vector<std::string> secrets;
@@ -225,14 +262,14 @@ RolloutView Reconciler::rolloutOf(const std::string& ns, const std::string& name
   return r;
 }
 
-ReconcileResult Reconciler::reconcileValid(const Object& stored, ClusterMemo& memo) {
+ReconcileResult Reconciler::reconcileValid(const Object& stored, ClusterState& state) {
+  ClusterMemo& memo = state.memo;
   const api::RedisCluster& parsed = memo.parsed;
   const api::RedisCluster& rc = memo.defaulted;
   const std::string ns = rc.namespaceOf();
   const std::string name = rc.name();
-  const std::string uid = meta::uid(stored);
 
-  Passwords& pw = passwords_[uid];
+  Passwords& pw = state.passwords;
   if (pw.current != rc.spec.password) {
     pw.previous = pw.current;
     pw.current = rc.spec.password;
@@ -252,13 +289,13 @@ ReconcileResult Reconciler::reconcileValid(const Object& stored, ClusterMemo& me
 
   Ensurer ensurer(seams_.kube, caches_.live());
   const EnsureOutcome ensured = ensurer.ensure(desired, memo.ensure);
-  stats_.objectWrites += static_cast<std::uint64_t>(ensured.report.writes());
+  bump(stats_.objectWrites, static_cast<std::uint64_t>(ensured.report.writes()));
   for (const auto& a : ensured.report.actions) {
     event(stored, EventType::Normal, a.rfind("create", 0) == 0 ? "Created" : "Updated", a, passwords);
     if (seams_.trace) seams_.trace->record(seams_.loop.now(), "reconciler", meta::key(stored) + ": " + a);
   }
   if (!ensured.ok()) {
-    ++stats_.failures;
+    bump(stats_.failures);
     const Error& e = ensured.status.error();
     event(stored, EventType::Warning, "EnsureFailed", e.message, passwords);
     seams_.log.warn("ensure failed", {{"cluster", meta::key(stored)}, {"error", redact(e.toString(), passwords)}});
@@ -274,9 +311,9 @@ ReconcileResult Reconciler::reconcileValid(const Object& stored, ClusterMemo& me
   }
 
   HealContext ctx{seams_.redis, seams_.kube, rc, view, passwords, redisUpdateRevision(ns, name), opts_.heal,
-                  &configChecks_[uid], seams_.loop.now()};
+                  &state.configChecks, seams_.loop.now()};
   const HealReport healed = steps_.heal(ctx);
-  stats_.healActions += healed.actions.size();
+  bump(stats_.healActions, healed.actions.size());
   for (const auto& a : healed.actions) {
     event(stored, EventType::Normal, "Healed", a, passwords);
     if (seams_.trace) seams_.trace->record(seams_.loop.now(), "reconciler", meta::key(stored) + ": " + redact(a, passwords));
@@ -323,7 +360,7 @@ ReconcileResult Reconciler::reconcileValid(const Object& stored, ClusterMemo& me
   if (wrote && !isHealthy && wasHealthy) event(stored, EventType::Warning, "Unhealthy", report.message, passwords);
 
   if (!healed.status.ok()) {
-    ++stats_.failures;
+    bump(stats_.failures);
     event(stored, EventType::Warning, "HealFailed", healed.status.error().message, passwords);
     return ReconcileResult::failed(healed.status.error());
   }

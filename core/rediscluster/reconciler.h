@@ -15,11 +15,25 @@
 // without any Kubernetes event), requeueAfter (waiting for the world) or failed (backoff).
 // A healthy cluster's reconcile writes nothing to the API server and sends only reads to
 // Redis.
+//
+// Thread-safety: reconcile() may run on several threads at once for DIFFERENT keys (the
+// Controller's workers > 0; its WorkQueue never hands one key to two threads). The state
+// kept per cluster lives in one entry per key: only finding, inserting and erasing an
+// entry takes a lock, and the entry itself is used unlocked by the one reconcile that owns
+// the key (a map node's address never moves, and only that key's own reconcile erases it).
+// No lock is ever held across an API or Redis call. The counters are atomic. What the
+// seams must then bear: the KubeClient, the RedisAdmin, the EventLoop (now(), wallMicros())
+// and the Logger's sink must be safe to call from several threads; the EventRecorder and
+// the informer caches are; the RedisSteps must be safe to call concurrently (the real ones
+// are plain functions); onHealth is called from every worker; the Trace is not thread-safe
+// and must be null with workers > 0 (it is the simulator's run fingerprint).
+#include <atomic>
 #include <cstdint>
 #include <functional>
-#include <map>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <unordered_map>
 
 #include "core/controller/reconcile_result.h"
 #include "core/kube/event_recorder.h"
@@ -57,7 +71,7 @@ struct ReconcilerSeams {
   std::function<void(const std::string& key, std::optional<bool> healthy)> onHealth;
 };
 
-// Counters, for tests, benchmarks and metrics.
+// Counters, for tests, benchmarks and metrics: a snapshot (each field read on its own).
 struct ReconcilerStats {
   std::uint64_t reconciles = 0;
   std::uint64_t invalid = 0;
@@ -78,12 +92,18 @@ class Reconciler {
     return [this](const std::string& key) { return reconcile(key); };
   }
 
-  const ReconcilerStats& stats() const { return stats_; }
+  ReconcilerStats stats() const;
+  // Clusters whose state is kept (a deleted one's is forgotten by its next reconcile).
+  std::size_t clustersRemembered() const;
   const ReconcilerOptions& options() const { return opts_; }
 
  private:
   ReconcileResult rejectInvalid(const Object& stored, const api::RedisCluster* parsed, const std::string& message);
-  ReconcileResult reconcileValid(const Object& stored, ClusterMemo& memo);
+  // What is remembered of one cluster (see ClusterState below).
+  struct ClusterState;
+  ClusterState& stateOf(const std::string& key, const std::string& uid);
+  void forget(const std::string& key);
+  ReconcileResult reconcileValid(const Object& stored, ClusterState& state);
   const ClusterPods& podsOf(const std::string& ns, const std::string& name, ClusterMemo& memo) const;
   std::string sentinelServiceIP(const std::string& ns, const std::string& name) const;
   std::int32_t liveReplicas(const std::string& ns, const std::string& stsName) const;
@@ -101,18 +121,32 @@ class Reconciler {
   const ClusterInformers& caches_;
   ReconcilerOptions opts_;
   RedisSteps steps_;
-  DesiredCache desired_;
-  std::map<std::string, std::string> uidByKey_;        // to forget a deleted cluster's cache
-  // By uid: the password last reconciled and the one before it, so nodes still on the old
-  // one are reached while a change is applied (a hint only: the Secret is the record).
+  DesiredCache desired_;  // thread-safe on its own
+  // The password last reconciled and the one before it, so nodes still on the old one are
+  // reached while a change is applied (a hint only: the Secret is the record).
   struct Passwords {
     std::string current;
     std::string previous;
   };
-  std::map<std::string, Passwords> passwords_;
-  std::map<std::string, ConfigChecks> configChecks_;  // by uid
-  std::map<std::string, ClusterMemo> memos_;          // by uid
-  ReconcilerStats stats_;
+  struct ClusterState {
+    std::string uid;  // of the cluster this is about: a name reused by a new cluster starts afresh
+    Passwords passwords;
+    ConfigChecks configChecks;
+    ClusterMemo memo;
+  };
+  // By key. statesMu_ guards the map's structure only (find, insert, erase), never an
+  // entry's contents: those belong to the key's reconcile.
+  mutable std::mutex statesMu_;
+  std::unordered_map<std::string, ClusterState> states_;
+  struct Counters {
+    std::atomic<std::uint64_t> reconciles{0};
+    std::atomic<std::uint64_t> invalid{0};
+    std::atomic<std::uint64_t> statusWrites{0};
+    std::atomic<std::uint64_t> objectWrites{0};
+    std::atomic<std::uint64_t> healActions{0};
+    std::atomic<std::uint64_t> failures{0};
+  };
+  Counters stats_;
 };
 
 }  // namespace kun::rediscluster
