@@ -8,7 +8,7 @@ packages=(
   libboost-dev libboost-program-options-dev libboost-system-dev
   nlohmann-json3-dev libhiredis-dev librapidcheck-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  libfmt-dev libyaml-cpp-dev libssl-dev prometheus-cpp-dev
+  libfmt-dev libyaml-cpp-dev libssl-dev prometheus-cpp-dev libmimalloc-dev
   redis-server redis-sentinel redis-tools
 )
 

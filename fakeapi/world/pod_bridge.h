@@ -89,6 +89,14 @@ class PodBridge {
   std::string mountedPassword(const Object& pod, const Object& container);
   void preStop(const Object& pod, Duration grace, std::function<void()> done);
   struct PreStop;  // pod_prestop.cpp
+  // What the shutdown script does, read from its text (pod_prestop.cpp).
+  struct ShutdownScript {
+    bool failover = false, save = false;
+    std::string sentinelHost, masterName;
+    int sentinelPort = 0;
+    int rounds = -1;  // -1: the script names no bound
+  };
+  const ShutdownScript& shutdownScript(const std::string& text);
   void preStopLoop(std::shared_ptr<PreStop> ps, int i);
   void preStopFinish(const PreStop& ps);
   std::string askSentinelMaster(const PreStop& ps);
@@ -114,6 +122,7 @@ class PodBridge {
   Random rng_;
   std::shared_ptr<bool> alive_;  // hooks and timers left in the kubelet and loop check it
   std::map<std::string, Running> running_;  // by "ns/pod/container"
+  std::map<std::string, ShutdownScript> scripts_;  // by the script's text
   std::map<std::string, Error> errors_;     // by "ns/pod"
   // What poll() keeps per pod, across polls (it runs every changePoll, and rebuilding this
   // from running_ each time was most of its cost).

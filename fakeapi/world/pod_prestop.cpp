@@ -43,6 +43,27 @@ std::string firstMatch(const std::string& text, const std::regex& re, int group 
 
 }  // namespace
 
+// What a shutdown script does, recognised once per distinct text: every pod of a cluster
+// mounts the same one, and compiling the patterns per pod stop was 9 % of a property run.
+const PodBridge::ShutdownScript& PodBridge::shutdownScript(const std::string& text) {
+  if (auto it = scripts_.find(text); it != scripts_.end()) return it->second;
+  static const std::regex save(R"((^|\n)[^#\n]*redis-cli[^\n]* SAVE\s*(\n|$))");
+  static const std::regex host(R"(-h\s+([A-Za-z0-9][A-Za-z0-9.-]*)\s+-p\s+\d+\s+"\$@")");
+  static const std::regex port(R"(-h\s+[A-Za-z0-9.-]+\s+-p\s+(\d+)\s+"\$@")");
+  static const std::regex master(R"(get-master-addr-by-name\s+(\S+))");
+  static const std::regex bound(R"(\$i\s+-lt\s+(\d+))");
+  ShutdownScript s;
+  s.sentinelPort = layout::kSentinelPort;
+  s.failover = text.find("SENTINEL failover") != std::string::npos;
+  s.save = std::regex_search(text, save);
+  s.sentinelHost = firstMatch(text, host);
+  if (auto p = firstMatch(text, port); !p.empty()) s.sentinelPort = std::stoi(p);
+  s.masterName = firstMatch(text, master);
+  if (s.masterName.empty()) s.masterName = std::string(layout::kMasterName);
+  if (auto n = firstMatch(text, bound); !n.empty()) s.rounds = std::stoi(n);
+  return scripts_.emplace(text, std::move(s)).first->second;
+}
+
 std::optional<RedisEndpoint> PodBridge::serviceEndpoint(const std::string& ns, const std::string& host, int port) {
   // "svc", "svc.ns", "svc.ns.svc.cluster.local"
   const auto dot = host.find('.');
@@ -98,15 +119,15 @@ void PodBridge::preStop(const Object& pod, Duration grace, std::function<void()>
   ps->podIp = it->second.endpoint.host;
   ps->local = it->second.endpoint;
   ps->password = mountedPassword(pod, *c);
-  ps->failover = text.find("SENTINEL failover") != std::string::npos;
-  ps->save = std::regex_search(text, std::regex(R"((^|\n)[^#\n]*redis-cli[^\n]* SAVE\s*(\n|$))"));
-  ps->sentinelHost = firstMatch(text, std::regex(R"(-h\s+([A-Za-z0-9][A-Za-z0-9.-]*)\s+-p\s+\d+\s+"\$@")"));
-  if (auto p = firstMatch(text, std::regex(R"(-h\s+[A-Za-z0-9.-]+\s+-p\s+(\d+)\s+"\$@")")); !p.empty())
-    ps->sentinelPort = std::stoi(p);
-  ps->masterName = firstMatch(text, std::regex(R"(get-master-addr-by-name\s+(\S+))"));
-  if (ps->masterName.empty()) ps->masterName = std::string(layout::kMasterName);
-  if (auto n = firstMatch(text, std::regex(R"(\$i\s+-lt\s+(\d+))")); !n.empty()) ps->rounds = std::stoi(n);
-  else ps->rounds = static_cast<int>(std::chrono::duration_cast<seconds>(opts_.preStopFailoverWait).count());
+  const ShutdownScript& facts = shutdownScript(text);
+  ps->failover = facts.failover;
+  ps->save = facts.save;
+  ps->sentinelHost = facts.sentinelHost;
+  ps->sentinelPort = facts.sentinelPort;
+  ps->masterName = facts.masterName;
+  ps->rounds = facts.rounds >= 0
+                   ? facts.rounds
+                   : static_cast<int>(std::chrono::duration_cast<seconds>(opts_.preStopFailoverWait).count());
   ps->done = std::move(done);
   note(fmt::format("preStop {}/{} failover={} save={}", ns, name, ps->failover, ps->save));
 
