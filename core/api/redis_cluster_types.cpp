@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "core/api/json_fields.h"
+#include "core/api/object_ptr.h"
 
 namespace kun::api {
 
@@ -205,18 +206,18 @@ std::int64_t RedisCluster::generation() const {
 }
 
 Result<RedisClusterSpec> parseRedisClusterSpec(const Object& spec) {
-  auto root = std::make_shared<const Object>(spec);
+  auto root = shareObject(spec);
   return readSpec(*root, root);
 }
 
 Result<RedisClusterStatus> parseRedisClusterStatus(const Object& status) {
-  auto root = std::make_shared<const Object>(status);
+  auto root = shareObject(status);
   return readStatus(*root, root);
 }
 
 Result<RedisCluster> parseRedisCluster(const Object& o) {
   if (!o.is_object()) return jsonf::notAnObject("");
-  return parseRedisCluster(std::make_shared<const Object>(o));
+  return parseRedisCluster(shareObject(o));
 }
 
 Result<RedisCluster> parseRedisCluster(std::shared_ptr<const Object> root) {

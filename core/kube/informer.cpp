@@ -93,7 +93,7 @@ void Informer::listAndWatch() {
   // Fold the list into the cache, delivering what changed since the cache was last true.
   std::map<std::string, ObjectPtr, std::less<>> fresh;
   for (auto& item : res->items) {
-    auto obj = std::make_shared<const Object>(std::move(item));
+    auto obj = shareObject(std::move(item));
     fresh.emplace(cacheKey(meta::namespaceOf(*obj), meta::name(*obj)), obj);
   }
   std::map<std::string, ObjectPtr, std::less<>> old;

@@ -23,8 +23,6 @@
 
 namespace kun {
 
-using ObjectPtr = std::shared_ptr<const Object>;
-
 class Informer {
  public:
   // old is null for Added; for Deleted, obj is the last state seen.

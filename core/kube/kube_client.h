@@ -11,14 +11,14 @@
 #include <vector>
 
 #include "core/api/object.h"
+#include "core/api/object_ptr.h"
 #include "core/kube/resource.h"
 #include "core/runtime/result.h"
 
 namespace kun {
 
-// A stored version shared read-only: the shared-pointer calls below hand out the
-// server's own copy, so a read costs no copy of the object.
-using ObjectPtr = std::shared_ptr<const Object>;
+// ObjectPtr (core/api/object_ptr.h) is a stored version shared read-only: the
+// shared-pointer calls below hand out the server's own copy, so a read costs no copy.
 
 struct ListOptions {
   std::string labelSelector;  // string form: "app=redis,tier in (a,b),!legacy"
@@ -112,14 +112,14 @@ class KubeClient {
     if (!got) return got.error();
     std::vector<ObjectPtr> out;
     out.reserve(got->items.size());
-    for (auto& o : got->items) out.push_back(std::make_shared<const Object>(std::move(o)));
+    for (auto& o : got->items) out.push_back(shareObject(std::move(o)));
     return out;
   }
 
  private:
   static Result<ObjectPtr> share(Result<Object> got) {
     if (!got) return got.error();
-    return ObjectPtr(std::make_shared<const Object>(std::move(got).value()));
+    return ObjectPtr(shareObject(std::move(got).value()));
   }
 };
 

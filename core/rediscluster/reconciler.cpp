@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "core/api/object_ptr.h"
 #include "core/api/redis_cluster_defaults.h"
 #include "core/api/redis_cluster_validation.h"
 #include "core/kube/selector.h"
@@ -172,7 +173,7 @@ ReconcileResult Reconciler::rejectInvalid(const Object& stored, const api::Redis
     current = *parsed;
   } else {
     current.metadata = stored.value("metadata", Object::object());
-    current.original = std::make_shared<const Object>(stored);
+    current.original = shareObject(stored);
     if (auto st = stored.find("status"); st != stored.end() && st->is_object())
       if (auto s = api::parseRedisClusterStatus(*st)) current.status = *s;
   }

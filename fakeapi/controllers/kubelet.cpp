@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "core/api/object_ptr.h"
 #include "fakeapi/controllers/pod_state.h"
 #include "fakeapi/controllers/status_update.h"
 
@@ -344,7 +345,7 @@ void Kubelet::scheduleProbe(PodRt& p, Duration after) {
 
 void Kubelet::probe(PodRt& p) {
   if (!p.sandbox || p.terminating || p.dead) return;
-  if (readiness_ && !p.viewCache) p.viewCache = std::make_shared<const Object>(view(p));
+  if (readiness_ && !p.viewCache) p.viewCache = shareObject(view(p));
   const bool verdict = readiness_ ? readiness_(*p.viewCache) : true;
   bool changed = verdict != p.verdict;
   for (auto& c : p.containers) {

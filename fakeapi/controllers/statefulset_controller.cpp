@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "core/api/object_ptr.h"
 #include "core/kube/selector.h"
 #include "fakeapi/controllers/pod_state.h"
 #include "fakeapi/controllers/statefulset_identity.h"
@@ -164,14 +165,14 @@ bool StatefulSetController::sync(const Key& key) {
     if (made.is(Reason::AlreadyExists)) return false;  // someone else's object: retry later
     if (!made) return false;
     maxRevision += 1;
-    revisions.emplace(updateRev, std::make_shared<const Object>(std::move(made.value())));
+    revisions.emplace(updateRev, shareObject(std::move(made.value())));
     env_.note("statefulset", fmt::format("revision {}/{} {}", v.ns, updateRev, maxRevision));
   } else if (intAt(*it->second, "revision", 0) != maxRevision) {
     // Rolling back to an older template makes its revision the newest again.
     auto bumped = env_.client.patch(res::controllerrevisions, v.ns, updateRev, Object{{"revision", maxRevision + 1}});
     if (!bumped) return false;
     maxRevision += 1;
-    it->second = std::make_shared<const Object>(std::move(bumped.value()));
+    it->second = shareObject(std::move(bumped.value()));
   }
   const Object& oldStatus = at(*v.set, "status");
   std::string currentRev = strAt(oldStatus, "currentRevision");
@@ -253,7 +254,7 @@ bool StatefulSetController::sync(const Key& key) {
     events_.record(*v.set, EventType::Normal, "SuccessfulCreate",
                    fmt::format("create Pod {} in StatefulSet {} successful", meta::name(pod), v.name));
     env_.note("statefulset", fmt::format("create pod {}/{} rev={}", v.ns, meta::name(pod), rev));
-    slots[static_cast<std::size_t>(ordinal)] = std::make_shared<const Object>(std::move(made.value()));
+    slots[static_cast<std::size_t>(ordinal)] = shareObject(std::move(made.value()));
     return true;
   };
 

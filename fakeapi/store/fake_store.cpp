@@ -90,7 +90,7 @@ Object FakeStore::render(const Object& stored, const Resource& asked) const {
 
 ObjectPtr FakeStore::renderShared(ObjectPtr stored, const Resource& asked) const {
   if (sameApiVersion(*stored, asked)) return stored;
-  return std::make_shared<const Object>(render(*stored, asked));
+  return shareObject(render(*stored, asked));
 }
 
 store::ObjKey FakeStore::keyFor(const StoredResource& res, std::string_view ns, std::string_view name) const {
@@ -222,7 +222,7 @@ ObjectPtr FakeStore::commitPut(StoredResource& res, const ObjKey& key, Object ne
     ownersAfter = store::ownerUidsOf(next);
   }
 
-  auto ptr = std::make_shared<const Object>(std::move(next));
+  auto ptr = shareObject(std::move(next));
   res.objects.put(key, ptr);
   const bool modified = previous != nullptr;
   const bool deleting = meta::isDeleting(*ptr);
@@ -255,7 +255,7 @@ ObjectPtr FakeStore::commitRemove(StoredResource& res, const ObjKey& key, std::o
   Object last = finalState ? std::move(*finalState) : *current;
   const std::uint64_t rv = ++rv_;
   last["metadata"]["resourceVersion"] = std::to_string(rv);
-  auto ptr = std::make_shared<const Object>(std::move(last));
+  auto ptr = shareObject(std::move(last));
 
   const std::string uid = meta::uid(*current);
   const auto owners = store::ownerUidsOf(*current);

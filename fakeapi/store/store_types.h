@@ -7,12 +7,14 @@
 #include <string_view>
 
 #include "core/api/object.h"
+#include "core/api/object_ptr.h"
 
 namespace kun::store {
 
-// Every stored version is immutable and shared: readers, the watch history and pending
-// watch deliveries hold the same version without copying it.
-using ObjectPtr = std::shared_ptr<const Object>;
+// Every stored version is immutable and shared (kun::ObjectPtr, made by shareObject):
+// readers, the watch history and pending watch deliveries hold the same version without
+// copying it.
+using kun::ObjectPtr;
 
 // Index of a stored resource type in the registry (stable for the store's life).
 using TableId = std::uint32_t;

@@ -1,4 +1,5 @@
 #include "fakeapi/store/watch_hub.h"
+#include "core/api/object_ptr.h"
 
 #include <algorithm>
 #include <cassert>
@@ -102,7 +103,7 @@ ObjectPtr WatchHub::stateAt(std::uint64_t rv, std::vector<ObjectPtr>& keep) {
   assert(state);
   for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
     const Retained* next = retainedAt((*it)->nextRv);
-    auto rebuilt = std::make_shared<const Object>(applyPatch(*state, next->backPatch));
+    auto rebuilt = shareObject(applyPatch(*state, next->backPatch));
     (*it)->superseded = rebuilt;
     keep.push_back(rebuilt);
     state = std::move(rebuilt);
@@ -114,7 +115,7 @@ ObjectPtr WatchHub::previousAt(std::uint64_t rv, std::vector<ObjectPtr>& keep) {
   Retained* e = retainedAt(rv);
   if (e->change.previous) return e->change.previous;
   if (retainedAt(e->prevRv)) return stateAt(e->prevRv, keep);
-  auto rebuilt = std::make_shared<const Object>(applyPatch(*stateAt(rv, keep), e->backPatch));
+  auto rebuilt = shareObject(applyPatch(*stateAt(rv, keep), e->backPatch));
   keep.push_back(rebuilt);
   return rebuilt;
 }
@@ -132,7 +133,7 @@ WatchEvent WatchHub::render(Retained& entry, WatchEventType type, const Watcher&
     Object o = *content;
     if (fromPrevious) o["metadata"]["resourceVersion"] = std::to_string(c.rv);
     if (!sameVersion) o["apiVersion"] = w.spec.apiVersion;
-    return std::make_shared<const Object>(std::move(o));
+    return shareObject(std::move(o));
   };
   if (!sameVersion) return WatchEvent{type, build()};
   if (auto shared = entry.asDeleted.lock()) return WatchEvent{type, std::move(shared)};
@@ -279,7 +280,7 @@ void WatchHub::sendBookmarks() {
     for (const auto& [id, w] : watchers)
       if (w->spec.bookmarks && w->lastRv < lastRv_) targets.push_back(w);
   for (const auto& w : targets) {
-    auto mark = std::make_shared<const Object>(Object{{"apiVersion", w->spec.apiVersion},
+    auto mark = shareObject(Object{{"apiVersion", w->spec.apiVersion},
                                                       {"kind", w->spec.kind},
                                                       {"metadata", {{"resourceVersion", std::to_string(lastRv_)}}}});
     enqueue(w, lastRv_, WatchEvent{WatchEventType::Bookmark, std::move(mark)});

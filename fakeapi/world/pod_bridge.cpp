@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "core/api/object_ptr.h"
 #include "core/kube/resource.h"
 #include "core/rediscluster/layout.h"
 #include "fakeapi/world/pod_files.h"
@@ -135,7 +136,7 @@ void PodBridge::start(const ContainerEvent& ev) {
   r.configWritable = confFile.writable();
   r.configVolume = confFile.volume;
   r.configFile = confFile.path;
-  r.podSpec = std::make_shared<const Object>(pod);
+  r.podSpec = shareObject(pod);
   std::string where;
   if (cmd->sentinel) {
     // Sentinel rewrites its config file and refuses to start without a writable one.
