@@ -76,6 +76,17 @@ class PodBridge {
     bool configWritable = false;  // config file on a writable volume (CONFIG REWRITE, Sentinel)
     std::string configVolume, configFile;
     std::shared_ptr<const Object> podSpec;  // the pod as it started (its spec is immutable)
+    // What the readiness probe last read as the password, and from which stored version of
+    // the Secret it mounts: re-read only when that Secret changes (probePassword).
+    struct PasswordSeen {
+      bool resolved = false;
+      std::string secret;  // "" when the password file is not on a Secret volume
+      bool read = false;
+      std::uint64_t checkedAt = 0;  // the store's version when last checked
+      std::shared_ptr<const Object> from;
+      std::string password;
+    };
+    mutable PasswordSeen passwordSeen;
   };
 
   void onContainer(const ContainerEvent& ev);
@@ -103,10 +114,13 @@ class PodBridge {
   void armPoll();
   void poll();
   // Appends everything a container's readiness verdict depends on (the process' state and
-  // role or monitored master, the password it wants, and the store's version for the
+  // role or monitored master, the password it wants and the one the probe reads from the
   // mounted Secret): while these stay the same, so does the probe's answer, and poll()
   // skips it.
-  void appendReadinessInputs(std::string& out, const Running& r) const;
+  void appendReadinessInputs(std::string& out, const Running& r);
+  // The password the redis readiness probe reads now (mountedPassword), kept per container
+  // while the Secret it is mounted from stays the same stored version.
+  const std::string& probePassword(const Running& r);
   // A pod's entry in polled_ gains / loses one of its running containers.
   void pollAdd(const std::string& pk, Running& r);
   void pollRemove(const std::string& pk, const Running* r);

@@ -98,8 +98,8 @@ void PodBridge::armPoll() {
   pollTimer_ = cluster_.loop().runAfter(opts_.changePoll, [this] { poll(); });
 }
 
-void PodBridge::appendReadinessInputs(std::string& in, const Running& r) const {
-  redissim::digest(in, r.uid, cluster_.store().version(), r.sentinel);
+void PodBridge::appendReadinessInputs(std::string& in, const Running& r) {
+  redissim::digest(in, r.uid, r.sentinel);
   if (r.sentinel) {
     const redissim::SentinelNode* n = redis_.sentinel(r.endpoint);
     if (!n) return;
@@ -112,7 +112,35 @@ void PodBridge::appendReadinessInputs(std::string& in, const Running& r) const {
   }
   const redissim::RedisNode* n = redis_.redis(r.endpoint);
   if (!n) return;
-  redissim::digest(in, n->state(), n->loading(), n->isMaster(), n->masterLinkUp(), n->config().str("requirepass"));
+  redissim::digest(in, n->state(), n->loading(), n->isMaster(), n->masterLinkUp(), n->config().str("requirepass"),
+                   probePassword(r));
+}
+
+const std::string& PodBridge::probePassword(const Running& r) {
+  auto& seen = r.passwordSeen;
+  const std::uint64_t version = cluster_.store().version();
+  if (seen.read && seen.checkedAt == version) return seen.password;  // nothing stored changed
+  seen.checkedAt = version;
+  if (!seen.resolved) {
+    seen.resolved = true;
+    if (const Object* c = findContainer(*r.podSpec, r.container)) {
+      const VolumeFile f =
+          locateFile(*r.podSpec, *c, fmt::format("{}/{}", layout::kAuthPath, layout::kPasswordKey));
+      if (f.kind == VolumeFile::Kind::Secret) seen.secret = f.source;
+    }
+  }
+  if (!seen.secret.empty()) {
+    // The harness's own read: no fault drawn, nothing in the run changed by it.
+    FakeStore::FaultBypass bypass(cluster_.store());
+    auto now = cluster_.store().getShared(res::secrets, r.ns, seen.secret);
+    std::shared_ptr<const Object> at = now ? *now : nullptr;
+    if (seen.read && at == seen.from) return seen.password;
+    seen.from = std::move(at);
+  }
+  seen.read = true;
+  const Object* c = findContainer(*r.podSpec, r.container);
+  seen.password = c ? mountedPassword(*r.podSpec, *c) : std::string();
+  return seen.password;
 }
 
 void PodBridge::pollAdd(const std::string& pk, Running& r) {

@@ -2,6 +2,7 @@
 // simulator behind the simulated kubelet.
 #include <gtest/gtest.h>
 
+#include "core/rediscluster/layout.h"
 #include "tests/unit/world/world_fixture.h"
 
 namespace kun::sim::test {
@@ -75,6 +76,27 @@ TEST_F(WorldTest, PasswordFromTheSecretIsRequired) {
   configureMaster(0, 3, 3);
   EXPECT_TRUE(world->runUntil([&] { return allReady(3, 3); }, seconds(40)));
   EXPECT_TRUE(redisOf(redisPod(1))->masterLinkUp());
+}
+
+// The probe reads the password from the mounted Secret on every run: a changed Secret
+// (the server still wants the old password) makes the pod unready at the next poll, not at
+// the next period.
+TEST_F(WorldTest, AChangedSecretReachesTheReadinessProbeAtOnce) {
+  Object spec = kSmall;
+  spec["password"] = "first";
+  apply(spec);
+  ASSERT_TRUE(world->runUntil([&] { return allRunning(3, 3); }, seconds(30)));
+  configureMaster(0, 3, 3);
+  ASSERT_TRUE(world->runUntil([&] { return allReady(3, 3); }, seconds(40)));
+  world->runFor(seconds(5));
+  EXPECT_TRUE(podReady(redisPod(1)));
+  auto secret = world->store().get(res::secrets, ns, rediscluster::names::auth(name));
+  ASSERT_TRUE(secret.ok());
+  Object changed = *secret;
+  changed["data"][std::string(rediscluster::layout::kPasswordKey)] = "c2Vjb25k";  // "second"
+  ASSERT_TRUE(world->store().update(res::secrets, changed).ok());
+  EXPECT_TRUE(world->runUntil([&] { return !podReady(redisPod(1)); }, seconds(2)));
+  EXPECT_EQ(cmd(podIp(redisPod(1)), 6379, {"PING"}, "first").str, "PONG");  // the server did not change
 }
 
 TEST_F(WorldTest, MissingConfigMapIsAStartError) {
