@@ -22,6 +22,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/runtime/random.h"
@@ -206,7 +207,7 @@ class SentinelNode final : public SimProcess {
   void checkSdown(Instance& ri);
   void checkOdown(Instance& m);
   void refreshInfo(Instance& ri, const std::string& info);
-  void processHello(const std::string& hello);
+  void processHello(std::string_view hello);
   void askOthers(Instance& m, bool forced);
   bool masterLooksSane(const Instance& m) const;
   bool noDownFor(const Instance& ri, std::int64_t ms) const;
