@@ -30,6 +30,8 @@
 
 namespace kun::redissim {
 
+struct ViewHash;  // view_digest.h
+
 struct SentinelMasterConfig {
   std::string name;
   std::string host;
@@ -98,7 +100,7 @@ class SentinelNode final : public SimProcess {
   // Appends what SENTINEL MASTER/REPLICAS/SENTINELS say of `master` that does not drift
   // with time (addresses, flags, links, epochs, settings, votes — not ping ages): as
   // RedisNode::appendViewDigest, for readers that keep what they derived.
-  void appendViewDigest(const std::string& master, std::string& out) const;
+  void appendViewDigest(const std::string& master, ViewHash& out) const;
   // Called for every Sentinel event (type "+switch-master", message as logged after it),
   // as a client subscribed to every event channel would see them, without the network hop.
   using EventListener = std::function<void(const SentinelNode&, const std::string& type, const std::string& msg)>;
