@@ -159,12 +159,12 @@ const rediscluster::ClusterPods& ScenarioWorld::pods(const api::RedisCluster& rc
   return d.pods;
 }
 
-std::string ScenarioWorld::viewDigest(const api::RedisCluster& rc) {
+redissim::ViewHash ScenarioWorld::viewDigest(const api::RedisCluster& rc) {
   const auto& p = pods(rc);
   auto& redis = world_->redis();
   NetworkModel& net = world_->net();
   const NetNodeId harness = net.intern(kHarnessIp);
-  std::string d;
+  redissim::ViewHash d;
   redissim::digest(d, rc.spec.password, p.redis.size(), p.sentinels.size());
   const std::string masterName(rediscluster::layout::kMasterName);
   const auto process = [&](const rediscluster::PodInfo& pod, int port) {
@@ -187,7 +187,7 @@ std::string ScenarioWorld::viewDigest(const api::RedisCluster& rc) {
 }
 
 std::shared_ptr<const rediscluster::ClusterView> ScenarioWorld::observe(const api::RedisCluster& rc) {
-  std::string digest = viewDigest(rc);
+  const redissim::ViewHash digest = viewDigest(rc);
   Derived& d = derived_[rc.namespaceOf() + "/" + rc.name()];
   const bool same = d.view && d.viewDigest == digest;
   if (same && !opts_.verifyViewCache) return d.view;
@@ -201,7 +201,7 @@ std::shared_ptr<const rediscluster::ClusterView> ScenarioWorld::observe(const ap
                                                   sinceStartMillis(loop().now()), kept, now));
   }
   d.view = std::move(fresh);
-  d.viewDigest = std::move(digest);
+  d.viewDigest = digest;
   return d.view;
 }
 

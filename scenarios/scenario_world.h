@@ -22,6 +22,7 @@
 #include "core/kube/forwarding_client.h"
 #include "core/operator/operator_core.h"
 #include "core/rediscluster/health.h"
+#include "fakeapi/redis/view_digest.h"
 #include "fakeapi/store/unfaulted_client.h"
 #include "fakeapi/world/sim_world.h"
 #include "scenarios/scenario.h"
@@ -76,7 +77,7 @@ class ScenarioWorld final : public chaos::OperatorControl {
   rediscluster::Health health(const api::RedisCluster& rc) { return rediscluster::assessHealth(rc, *observe(rc)); }
   // What observe(rc) depends on that does not drift with time: the pods, the password, and
   // each process's own digest (RedisNode/SentinelNode::appendViewDigest) and reachability.
-  std::string viewDigest(const api::RedisCluster& rc);
+  redissim::ViewHash viewDigest(const api::RedisCluster& rc);
   const ViewCacheCheck& viewCacheCheck() const { return viewCheck_; }
   // The cluster whose faults ParamChange applies to: the first manifest's.
   void setFaultCluster(std::string ns, std::string name);
@@ -114,7 +115,7 @@ class ScenarioWorld final : public chaos::OperatorControl {
     std::shared_ptr<const api::RedisCluster> cluster;
     std::vector<ObjectPtr> redisObjects, sentinelObjects;
     rediscluster::ClusterPods pods;
-    std::string viewDigest;
+    redissim::ViewHash viewDigest;
     std::shared_ptr<const rediscluster::ClusterView> view;
   };
   std::map<std::string, Derived, std::less<>> derived_;

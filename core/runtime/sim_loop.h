@@ -51,7 +51,12 @@ class SimLoop final : public EventLoop {
     std::uint64_t seq = 0;  // 0: free
     Task task;
   };
-  static bool later(const Entry& a, const Entry& b) { return a.t != b.t ? a.t > b.t : a.seq > b.seq; }
+  // A function object, not a function: the heap algorithms then inline the comparison
+  // (through a function pointer it was an indirect call per step of every push and pop).
+  struct Later {
+    bool operator()(const Entry& a, const Entry& b) const { return a.t != b.t ? a.t > b.t : a.seq > b.seq; }
+  };
+  static constexpr Later later{};
   bool liveEntry(const Entry& e) const { return slots_[e.slot].seq == e.seq; }
   void popDead();  // drops cancelled entries from the top, so the top is always live
   void compact();

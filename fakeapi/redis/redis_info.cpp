@@ -47,7 +47,7 @@ std::string RedisNode::infoText(const std::string& sectionIn) {
   return out;
 }
 
-void RedisNode::appendViewDigest(std::string& out) const {
+void RedisNode::appendViewDigest(ViewHash& out) const {
   digest(out, state(), loading(), isMaster(), masterHost_, masterPort_, link_.state, config_.str("requirepass"),
          config_.integer("replica-priority"), config_.flag("replica-read-only"), config_.flag("replica-announced"),
          failoverState_, replId_, goodReplicas_, replicas_.size());

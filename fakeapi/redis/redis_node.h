@@ -25,6 +25,8 @@
 
 namespace kun::redissim {
 
+struct ViewHash;  // view_digest.h
+
 using Dataset = std::map<std::string, std::string>;
 
 // What the node's volume holds across restarts.
@@ -93,7 +95,7 @@ class RedisNode final : public SimProcess {
   // role, master link, priorities, the password it wants, its replicas and their states —
   // not offsets, lags or ages. While this stays the same, so does every verdict drawn from
   // INFO replication, so a reader may keep what it derived (the harness's sampler does).
-  void appendViewDigest(std::string& out) const;
+  void appendViewDigest(ViewHash& out) const;
 
  protected:
   void onBoot() override;

@@ -202,7 +202,7 @@ RedisReply SentinelNode::instanceReply(const Instance& ri) const {
   return RedisReply::array(std::move(f));
 }
 
-void SentinelNode::appendViewDigest(const std::string& master, std::string& out) const {
+void SentinelNode::appendViewDigest(const std::string& master, ViewHash& out) const {
   const Instance* m = masterByName(master);
   digest(out, state(), tilt_, m != nullptr);
   if (!m) return;

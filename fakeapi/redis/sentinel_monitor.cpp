@@ -1,6 +1,10 @@
 // Sentinel's monitoring half: the timer, links (a command connection to every instance,
 // a pub/sub connection to masters and replicas), PING / INFO / hello, SDOWN and ODOWN,
 // what INFO tells it, and what hello messages tell it.
+#include <array>
+#include <charconv>
+#include <string_view>
+
 #include <fmt/format.h>
 
 #include "fakeapi/redis/resp.h"
@@ -19,16 +23,25 @@ constexpr std::int64_t kMinLinkReconnectPeriod = 15000;
 constexpr int kMaxPendingCommands = 100;
 const char* kHelloChannel = "__sentinel__:hello";
 
-std::vector<std::string> split(const std::string& s, char sep) {
-  std::vector<std::string> out;
-  std::size_t pos = 0;
+// A hello's eight comma-separated fields, as views into it; false when there are not
+// exactly eight (every sentinel hears a hello from each peer every 2 s, on every link, so
+// this must not allocate a vector of strings per message).
+bool helloFields(std::string_view s, std::array<std::string_view, 8>& out) {
+  std::size_t n = 0, pos = 0;
   while (true) {
-    std::size_t e = s.find(sep, pos);
-    out.push_back(s.substr(pos, e == std::string::npos ? std::string::npos : e - pos));
-    if (e == std::string::npos) break;
+    const std::size_t e = s.find(',', pos);
+    if (n == out.size()) return false;
+    out[n++] = s.substr(pos, e == std::string_view::npos ? std::string_view::npos : e - pos);
+    if (e == std::string_view::npos) break;
     pos = e + 1;
   }
-  return out;
+  return n == out.size();
+}
+
+void appendNumber(std::string& out, std::int64_t v) {
+  char buf[24];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  out.append(buf, r.ptr);
 }
 }  // namespace
 
@@ -212,8 +225,25 @@ void SentinelNode::sendHello(Instance& ri) {
   if (ri.link.disconnected) return;
   Instance& m = (ri.flags & kMaster) ? ri : *ri.master;
   auto [mh, mp] = currentMasterAddress(m);
-  const std::string payload = fmt::format("{},{},{},{},{},{},{},{}", ip(), port_, myid_, currentEpoch_, m.name, mh,
-                                          mp, m.configEpoch);
+  // ip,port,runid,current_epoch,master_name,master_ip,master_port,master_config_epoch
+  // (appended piece by piece: fmt's parsing of the pattern was most of a hello's cost).
+  std::string payload;
+  payload.reserve(ip().size() + myid_.size() + m.name.size() + mh.size() + 64);
+  const auto field = [&payload](std::string_view v) {
+    payload.append(v);
+    payload += ',';
+  };
+  field(ip());
+  appendNumber(payload, port_);
+  payload += ',';
+  field(myid_);
+  appendNumber(payload, static_cast<std::int64_t>(currentEpoch_));
+  payload += ',';
+  field(m.name);
+  field(mh);
+  appendNumber(payload, mp);
+  payload += ',';
+  appendNumber(payload, static_cast<std::int64_t>(m.configEpoch));
   send(ri, {"PUBLISH", kHelloChannel, payload}, [this](Instance& x, RedisReply r) {
     if (!r.isError()) x.lastPubTime = mstime();
   });
@@ -493,21 +523,21 @@ void SentinelNode::refreshInfo(Instance& ri, const std::string& info) {
 
 // --- what hello messages say --------------------------------------------------------------
 
-void SentinelNode::processHello(const std::string& hello) {
-  const auto tok = split(hello, ',');
-  if (tok.size() != 8) return;
-  Instance* m = masterByName(tok[4]);
+void SentinelNode::processHello(std::string_view hello) {
+  std::array<std::string_view, 8> tok;
+  if (!helloFields(hello, tok)) return;
+  Instance* m = masterByName(std::string(tok[4]));
   if (!m) return;
   auto port = parseInt(tok[1]);
   auto mport = parseInt(tok[6]);
   auto cepoch = parseInt(tok[3]);
   auto mcepoch = parseInt(tok[7]);
   if (!port || !mport || !cepoch || !mcepoch) return;
-  const std::string& sip = tok[0];
-  const std::string& runid = tok[2];
+  const std::string_view sip = tok[0];
+  const std::string_view runid = tok[2];
   Instance* si = nullptr;
   for (auto& [k, s] : m->sentinels)
-    if (s->runid == runid && s->host == sip && s->port == *port) si = s.get();
+    if (s->port == *port && s->runid == runid && s->host == sip) si = s.get();
   if (!si) {
     // Unknown at this address: drop entries with this run id (it moved), or an entry
     // with this address but another run id (a new sentinel took the address).
@@ -545,7 +575,7 @@ void SentinelNode::processHello(const std::string& hello) {
         }
       }
     }
-    si = createInstance(runid, kSentinel, sip, static_cast<int>(*port), m->quorum, m);
+    si = createInstance(std::string(runid), kSentinel, std::string(sip), static_cast<int>(*port), m->quorum, m);
     if (si) {
       si->runid = runid;
       if (!removed) event("+sentinel", si);
@@ -560,7 +590,7 @@ void SentinelNode::processHello(const std::string& hello) {
     if (*mport != m->port || !iequals(m->host, tok[5])) {
       event("+config-update-from", si);
       event("+switch-master", nullptr, fmt::format("{} {} {} {} {}", m->name, m->host, m->port, tok[5], *mport));
-      resetMasterAndChangeAddress(*m, tok[5], static_cast<int>(*mport));  // keeps the sentinels, si too
+      resetMasterAndChangeAddress(*m, std::string(tok[5]), static_cast<int>(*mport));  // keeps the sentinels, si too
     }
   }
   if (si) si->lastHelloTime = mstime();

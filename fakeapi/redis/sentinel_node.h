@@ -22,12 +22,15 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/runtime/random.h"
 #include "fakeapi/redis/sim_process.h"
 
 namespace kun::redissim {
+
+struct ViewHash;  // view_digest.h
 
 struct SentinelMasterConfig {
   std::string name;
@@ -97,7 +100,7 @@ class SentinelNode final : public SimProcess {
   // Appends what SENTINEL MASTER/REPLICAS/SENTINELS say of `master` that does not drift
   // with time (addresses, flags, links, epochs, settings, votes — not ping ages): as
   // RedisNode::appendViewDigest, for readers that keep what they derived.
-  void appendViewDigest(const std::string& master, std::string& out) const;
+  void appendViewDigest(const std::string& master, ViewHash& out) const;
   // Called for every Sentinel event (type "+switch-master", message as logged after it),
   // as a client subscribed to every event channel would see them, without the network hop.
   using EventListener = std::function<void(const SentinelNode&, const std::string& type, const std::string& msg)>;
@@ -206,7 +209,7 @@ class SentinelNode final : public SimProcess {
   void checkSdown(Instance& ri);
   void checkOdown(Instance& m);
   void refreshInfo(Instance& ri, const std::string& info);
-  void processHello(const std::string& hello);
+  void processHello(std::string_view hello);
   void askOthers(Instance& m, bool forced);
   bool masterLooksSane(const Instance& m) const;
   bool noDownFor(const Instance& ri, std::int64_t ms) const;

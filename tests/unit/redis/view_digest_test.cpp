@@ -1,0 +1,47 @@
+// ViewHash, the sampler's digest of what a view reads: it must tell apart inputs the byte
+// digest tells apart, and a node's digest must move when a field a view reads moves.
+#include <gtest/gtest.h>
+
+#include "fakeapi/redis/view_digest.h"
+#include "tests/unit/redis/sim_world.h"
+
+namespace kun::redissim::test {
+namespace {
+
+ViewHash of(std::string_view a, std::string_view b) {
+  ViewHash h;
+  digest(h, a, b);
+  return h;
+}
+
+TEST(ViewHash, LengthsKeepSequencesApart) {
+  EXPECT_EQ(of("ab", "c"), of("ab", "c"));
+  EXPECT_NE(of("ab", "c"), of("a", "bc"));
+  EXPECT_NE(of("", "abc"), of("abc", ""));
+  // Strings longer than one 8-byte word, differing only in the last, partial word.
+  EXPECT_NE(of("10.0.0.1:6379-x", ""), of("10.0.0.1:6379-y", ""));
+  ViewHash zero, none;
+  digest(zero, 0);
+  EXPECT_NE(zero, none);  // a value appended is not nothing appended
+}
+
+TEST(ViewHash, SentinelDigestMovesWithWhatItsViewReads) {
+  SimWorld w;
+  Topology t{w.sim, TopologyOptions{}};
+  ASSERT_TRUE(w.runUntil([&] { return t.converged() && t.sentinelListsExact(); }, seconds(40)));
+  w.runFor(seconds(11));
+  const RedisEndpoint s0 = Topology::sentinelEp(0);
+  SentinelNode& s = t.sentinel(0);
+  const auto digestOf = [&] {
+    ViewHash h;
+    s.appendViewDigest("mymaster", h);
+    return h;
+  };
+  const ViewHash before = digestOf();
+  EXPECT_EQ(digestOf(), before);  // reading it changes nothing
+  w.must(s0, {"SENTINEL", "SET", "mymaster", "down-after-milliseconds", "7000"});
+  EXPECT_NE(digestOf(), before);
+}
+
+}  // namespace
+}  // namespace kun::redissim::test
