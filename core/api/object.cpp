@@ -15,10 +15,12 @@ const Object* field(const Object& o, std::string_view name) {
   return f == m->end() ? nullptr : &*f;
 }
 
-std::string stringField(const Object& o, std::string_view name) {
+std::string_view stringFieldView(const Object& o, std::string_view name) {
   const Object* f = field(o, name);
-  return f && f->is_string() ? f->get<std::string>() : std::string();
+  return f && f->is_string() ? std::string_view(f->get_ref<const std::string&>()) : std::string_view();
 }
+
+std::string stringField(const Object& o, std::string_view name) { return std::string(stringFieldView(o, name)); }
 
 std::map<std::string, std::string> stringMap(const Object& o, std::string_view name) {
   std::map<std::string, std::string> out;
@@ -98,7 +100,7 @@ std::string uid(const Object& o) { return stringField(o, "uid"); }
 std::string resourceVersion(const Object& o) { return stringField(o, "resourceVersion"); }
 std::string creationTimestamp(const Object& o) { return stringField(o, "creationTimestamp"); }
 std::string deletionTimestamp(const Object& o) { return stringField(o, "deletionTimestamp"); }
-bool isDeleting(const Object& o) { return !deletionTimestamp(o).empty(); }
+bool isDeleting(const Object& o) { return !stringFieldView(o, "deletionTimestamp").empty(); }
 
 std::int64_t generation(const Object& o) {
   const Object* f = field(o, "generation");

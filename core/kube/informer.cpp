@@ -6,6 +6,11 @@
 namespace kun {
 namespace {
 
+// A cache key ("ns/name") in namespace ns; every key is when ns is empty.
+bool inNamespace(std::string_view key, std::string_view ns) {
+  return ns.empty() || (key.size() > ns.size() && key.substr(0, ns.size()) == ns && key[ns.size()] == '/');
+}
+
 std::string cacheKey(std::string_view ns, std::string_view name) {
   if (ns.empty()) return std::string(name);
   std::string k(ns);
@@ -58,15 +63,20 @@ std::vector<ObjectPtr> Informer::list(std::string_view ns, const LabelSelector& 
   std::vector<ObjectPtr> out;
   std::shared_lock lock(cacheMu_);
   if (!indexes_.empty() && !sel.empty()) {
-    for (const auto& [key, value] : sel.requiredPairs()) {
+    // Any required key=value pair on an indexed label narrows to the same answer (the
+    // bucket is then filtered by the whole selector), so the first one found is used,
+    // read in place: the reconciler lists a cluster's pods twice per pass.
+    using Op = LabelSelector::Op;
+    for (const auto& r : sel.requirements()) {
+      if ((r.op != Op::Equals && r.op != Op::In) || r.values.size() != 1) continue;
+      const std::string& value = r.values.front();
       for (std::size_t i = 0; i < opts_.indexLabels.size(); ++i) {
-        if (opts_.indexLabels[i] != key || value.empty()) continue;  // "" also matches an absent label
+        if (opts_.indexLabels[i] != r.key || value.empty()) continue;  // "" also matches an absent label
         auto bucket = indexes_[i].find(value);
         if (bucket == indexes_[i].end()) return out;
-        const std::string prefix = ns.empty() ? std::string() : std::string(ns) + "/";
         // The bucket is sorted by cache key, so the result is too, as without the index.
         for (const auto& [k, obj] : bucket->second) {
-          if (k.compare(0, prefix.size(), prefix) != 0) continue;
+          if (!inNamespace(k, ns)) continue;
           if (sel.matches(*obj)) out.push_back(obj);
         }
         return out;

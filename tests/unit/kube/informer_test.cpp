@@ -159,6 +159,8 @@ TEST_F(InformerTest, IndexedListAgreesWithAScan) {
     EXPECT_EQ(names(inf->list("default", redisOfA)), names(scan->list("default", redisOfA)));
     EXPECT_TRUE(inf->list("default", noneSuch).empty());
     EXPECT_TRUE(inf->list("other-ns", allOfA).empty());
+    EXPECT_TRUE(inf->list("defaul", allOfA).empty());  // a prefix of the namespace is not it
+    EXPECT_TRUE(scan->list("defaul", allOfA).empty());
   };
   agree({"a1", "a2"});
   EXPECT_EQ(names(inf->list("default", redisOfA)), std::vector<std::string>{"a1"});

@@ -146,6 +146,32 @@ TEST(SentinelParser, MasterFieldsKeepEverythingSent) {
   for (const auto& [k, v] : *all) EXPECT_EQ(real->fields.at(k), v) << k;
 }
 
+// The typed reads find their key among others of the same length and are not fooled by
+// near misses, and keys longer than any they read are kept too.
+TEST(SentinelParser, TypedFieldsAreFoundAmongKeysOfTheSameLength) {
+  using R = RedisReply;
+  const std::string longKey = "a-field-name-longer-than-thirty-two-characters";
+  auto m = parseSentinelMaster(R::array({R::bulk("xy"), R::bulk("a"), R::bulk("ip"), R::bulk("10.0.0.1"),
+                                         R::bulk("qort"), R::bulk("1"), R::bulk("port"), R::integerReply(6379),
+                                         R::bulk(longKey), R::bulk("v"), R::bulk("down-after-milliseconds"),
+                                         R::bulk("5000"), R::bulk("down-after-millisecondz"), R::bulk("7")}));
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_EQ(m->ip, "10.0.0.1");
+  EXPECT_EQ(m->port, 6379);
+  EXPECT_EQ(m->downAfterMs, 5000);
+  EXPECT_EQ(m->name, "");
+  EXPECT_EQ(m->fields[longKey], "v");
+  EXPECT_EQ(m->fields["xy"], "a");
+  auto peers = parseSentinelSentinels(R::array({R::array({R::bulk("ip"), R::bulk("10.0.0.2"), R::bulk("name"),
+                                                          R::bulk("abc"), R::bulk("runid"), R::bulk("abc"),
+                                                          R::bulk("voted-leader-epoch"), R::bulk("4")})}));
+  ASSERT_TRUE(peers.ok()) << peers.error().message;
+  ASSERT_EQ(peers->size(), 1u);
+  EXPECT_EQ((*peers)[0].ip, "10.0.0.2");
+  EXPECT_EQ((*peers)[0].votedLeaderEpoch, 4);
+  EXPECT_EQ((*peers)[0].votedLeader, "");
+}
+
 TEST(SentinelParser, MalformedFieldArrays) {
   using R = RedisReply;
   EXPECT_TRUE(parseSentinelFields(R::array({R::bulk("name")})).is(Reason::Invalid));
