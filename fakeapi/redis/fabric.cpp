@@ -1,5 +1,7 @@
 #include "fakeapi/redis/fabric.h"
 
+#include <algorithm>
+
 #include "fakeapi/redis/sim_process.h"
 
 namespace kun::redissim {
@@ -98,12 +100,11 @@ void Fabric::resetToClient(ConnId id) {
     Conn c = std::move(it2->second);
     conns_.erase(it2);
     const bool wasEstablished = c.established;
-    ClientHandlers h = std::move(c.h);
-    toClient(c, [h = std::move(h), wasEstablished] {
+    toClient(c, [h = std::move(c.h), wasEstablished] {
       if (!wasEstablished) {
-        if (h.onConnect) h.onConnect(false);
-      } else if (h.onClose) {
-        h.onClose();
+        if (h->onConnect) h->onConnect(false);
+      } else if (h->onClose) {
+        h->onClose();
       }
     });
   });
@@ -120,7 +121,7 @@ ConnId Fabric::connect(ProcId owner, NetNodeId clientIp, const RedisEndpoint& to
   c.clientIp = clientIp;
   c.endpoint = to;
   c.serverIp = net_.intern(to.host);
-  c.h = std::move(h);
+  c.h = std::make_shared<const ClientHandlers>(std::move(h));
   const NetNodeId serverIp = c.serverIp;
   conns_.emplace(id, std::move(c));
   net_.send(clientIp, serverIp, [this, id] { arriveSyn(id); });
@@ -143,8 +144,7 @@ void Fabric::arriveSyn(ConnId id) {
     auto it2 = conns_.find(id);
     if (it2 == conns_.end() || it2->second.dead) return;
     it2->second.established = true;
-    auto cb = it2->second.h.onConnect;
-    if (cb) toClient(it2->second, [cb] { cb(true); });
+    if (it2->second.h->onConnect) toClient(it2->second, [h = it2->second.h] { h->onConnect(true); });
   });
 }
 
@@ -153,7 +153,13 @@ void Fabric::request(ConnId id, Argv argv, std::function<void(RedisReply)> onRep
   if (it == conns_.end()) return;
   Conn& c = it->second;
   const RequestId r = c.nextReq++;
-  if (onReply) c.pending.emplace(r, std::move(onReply));
+  if (onReply) {
+    if (c.pendingHead == c.pending.size()) {  // nothing waits: reuse the storage from the start
+      c.pending.clear();
+      c.pendingHead = 0;
+    }
+    c.pending.push_back({r, std::move(onReply)});
+  }
   net_.send(c.clientIp, c.serverIp,
             [this, id, r, argv = std::move(argv)]() mutable { arriveRequest(id, r, std::move(argv)); });
 }
@@ -173,6 +179,30 @@ void Fabric::arriveRequest(ConnId id, RequestId r, Argv argv) {
   });
 }
 
+std::function<void(RedisReply)> Fabric::takePending(Conn& c, RequestId r) {
+  auto& q = c.pending;
+  // Ids grow along the list, so the entry is found by binary search (it is nearly always
+  // the front).
+  auto pit = std::lower_bound(q.begin() + static_cast<std::ptrdiff_t>(c.pendingHead), q.end(), r,
+                              [](const Conn::Pending& p, RequestId id) { return p.id < id; });
+  if (pit == q.end() || pit->id != r || !pit->onReply) return {};
+  auto cb = std::move(pit->onReply);
+  pit->onReply = nullptr;
+  ++c.pendingAnswered;
+  while (c.pendingHead < q.size() && !q[c.pendingHead].onReply) {
+    ++c.pendingHead;
+    --c.pendingAnswered;
+  }
+  // Entries answered behind one that is not (a deferred reply) are swept out once they
+  // are the majority, so the list stays bounded by what really waits.
+  if (c.pendingAnswered > 32 && c.pendingAnswered * 2 > q.size() - c.pendingHead) {
+    q.erase(std::remove_if(q.begin(), q.end(), [](const Conn::Pending& p) { return !p.onReply; }), q.end());
+    c.pendingHead = 0;
+    c.pendingAnswered = 0;
+  }
+  return cb;
+}
+
 void Fabric::reply(ConnId id, RequestId r, RedisReply rep) {
   auto it = conns_.find(id);
   if (it == conns_.end() || it->second.dead) return;
@@ -180,26 +210,24 @@ void Fabric::reply(ConnId id, RequestId r, RedisReply rep) {
             [this, id, r, rep = std::move(rep)]() mutable {
               auto it2 = conns_.find(id);
               if (it2 == conns_.end() || it2->second.dead) return;
-              auto pit = it2->second.pending.find(r);
-              if (pit == it2->second.pending.end()) return;
-              auto cb = std::move(pit->second);
-              it2->second.pending.erase(pit);
+              auto cb = takePending(it2->second, r);
+              if (!cb) return;
               toClient(it2->second, [cb = std::move(cb), rep = std::move(rep)]() mutable {
                 cb(std::move(rep));
               });
             });
 }
 
-void Fabric::push(ConnId id, RedisReply msg) {
+void Fabric::push(ConnId id, RedisReply msg) { push(id, std::make_shared<const RedisReply>(std::move(msg))); }
+
+void Fabric::push(ConnId id, std::shared_ptr<const RedisReply> msg) {
   auto it = conns_.find(id);
   if (it == conns_.end() || it->second.dead) return;
-  net_.send(it->second.serverIp, it->second.clientIp,
-            [this, id, msg = std::move(msg)]() mutable {
-              auto it2 = conns_.find(id);
-              if (it2 == conns_.end() || it2->second.dead) return;
-              auto cb = it2->second.h.onPush;
-              if (cb) toClient(it2->second, [cb, msg = std::move(msg)]() mutable { cb(std::move(msg)); });
-            });
+  net_.send(it->second.serverIp, it->second.clientIp, [this, id, msg = std::move(msg)]() mutable {
+    auto it2 = conns_.find(id);
+    if (it2 == conns_.end() || it2->second.dead || !it2->second.h->onPush) return;
+    toClient(it2->second, [h = it2->second.h, msg = std::move(msg)] { h->onPush(*msg); });
+  });
 }
 
 void Fabric::serverClose(ConnId id) { resetToClient(id); }

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -29,7 +30,9 @@ class SimProcess;
 
 struct ClientHandlers {
   std::function<void(bool ok)> onConnect;     // SYN answered: accepted or refused
-  std::function<void(RedisReply)> onPush;     // server-initiated message
+  // Server-initiated message. By reference: one pushed message (a pub/sub delivery, a
+  // replication stream entry) is shared by every connection it fans out to.
+  std::function<void(const RedisReply&)> onPush;
   std::function<void()> onClose;              // closed by the server, or reset
 };
 
@@ -62,6 +65,7 @@ class Fabric {
   // --- server side ----------------------------------------------------------------------
   void reply(ConnId c, RequestId r, RedisReply reply);
   void push(ConnId c, RedisReply msg);
+  void push(ConnId c, std::shared_ptr<const RedisReply> msg);
   void serverClose(ConnId c);  // e.g. CLIENT KILL: the client gets onClose
   NetNodeId peerIp(ConnId c) const;
 
@@ -76,10 +80,23 @@ class Fabric {
     std::uint64_t serverInc = 0;
     bool established = false;
     bool dead = false;  // the server side is gone; the client has not heard yet
-    ClientHandlers h;
+    // Shared, so a delivery holds the handlers while one of them closes the connection
+    // (copying a std::function per push allocated).
+    std::shared_ptr<const ClientHandlers> h;
     RequestId nextReq = 1;
-    std::map<RequestId, std::function<void(RedisReply)>> pending;
+    // Requests awaiting their reply, in request order. Replies come back in order almost
+    // always, so the front is the one answered; an answered entry out of order is left
+    // empty and dropped once it reaches the front (a std::map allocated a node per request).
+    struct Pending {
+      RequestId id;
+      std::function<void(RedisReply)> onReply;
+    };
+    std::vector<Pending> pending;
+    std::size_t pendingHead = 0;      // entries before it are answered
+    std::size_t pendingAnswered = 0;  // answered entries at or after the head
   };
+  // The reply callback of request r, taken out of c's pending list (empty if none waits).
+  static std::function<void(RedisReply)> takePending(Conn& c, RequestId r);
   // Runs task in the client side's process (queued when hung, dropped when it is down).
   template <class F>
   void toClient(const Conn& c, F&& task);

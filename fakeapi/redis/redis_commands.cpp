@@ -318,7 +318,10 @@ RedisReply RedisNode::cmdDiscard(Client& cl, ConnId, RequestId, const Argv&, boo
 void RedisNode::deliverPublish(const std::string& channel, const std::string& message) {
   auto it = channels_.find(channel);
   if (it == channels_.end()) return;
-  for (ConnId sub : it->second) fabric().push(sub, bulkArray({"message", channel, message}));
+  // One message, shared by every subscriber's delivery.
+  auto msg = std::make_shared<const RedisReply>(RedisReply::array(
+      {RedisReply::bulk("message"), RedisReply::bulk(channel), RedisReply::bulk(message)}));
+  for (ConnId sub : it->second) fabric().push(sub, msg);
 }
 
 RedisReply RedisNode::cmdPublish(Client&, ConnId, RequestId, const Argv& argv, bool*) {

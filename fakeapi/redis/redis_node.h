@@ -209,6 +209,8 @@ class RedisNode final : public SimProcess {
   void finishTransfer(ConnId c, std::shared_ptr<const Dataset> snapshot, std::string replid,
                       std::int64_t offset);
   void emit(const Argv& argv);
+  // A replication stream entry as pushed to replicas (shared when several get it).
+  static std::shared_ptr<const RedisReply> streamEntry(const Argv& argv, std::int64_t start);
   void sendStream(ConnId c, const Argv& argv, std::int64_t start);
   void dropReplica(ConnId c);
   void refreshGoodReplicas();
@@ -227,7 +229,7 @@ class RedisNode final : public SimProcess {
   void handshakeStep(std::uint64_t attempt, int step, RedisReply reply);
   void sendHandshake(std::uint64_t attempt, int step, Argv argv);
   void linkLost(const std::string& why);
-  void onMasterPush(std::uint64_t attempt, RedisReply msg);
+  void onMasterPush(std::uint64_t attempt, const RedisReply& msg);
   void replicaCron();
   void disconnectReplicas();
 

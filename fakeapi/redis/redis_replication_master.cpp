@@ -39,14 +39,18 @@ void RedisNode::feedBacklog(const Argv& argv, std::int64_t start, std::int64_t l
   trimBacklog();
 }
 
-void RedisNode::sendStream(ConnId c, const Argv& argv, std::int64_t start) {
+std::shared_ptr<const RedisReply> RedisNode::streamEntry(const Argv& argv, std::int64_t start) {
   RedisReply msg;
   msg.type = RedisReply::Type::Array;
   msg.str = "stream";
   msg.integer = start;
   msg.elements.reserve(argv.size());
   for (const auto& a : argv) msg.elements.push_back(RedisReply::bulk(a));
-  fabric().push(c, std::move(msg));
+  return std::make_shared<const RedisReply>(std::move(msg));
+}
+
+void RedisNode::sendStream(ConnId c, const Argv& argv, std::int64_t start) {
+  fabric().push(c, streamEntry(argv, start));
 }
 
 void RedisNode::emit(const Argv& argv) {
@@ -54,9 +58,11 @@ void RedisNode::emit(const Argv& argv) {
   const std::int64_t len = respLength(argv);
   replOffset_ += len;
   feedBacklog(argv, start, len);
+  std::shared_ptr<const RedisReply> entry;  // built once, shared by every online replica
   for (auto& [c, r] : replicas_) {
     if (r.state == ReplicaInfo::State::Online) {
-      sendStream(c, argv, start);
+      if (!entry) entry = streamEntry(argv, start);
+      fabric().push(c, entry);
     } else if (r.state == ReplicaInfo::State::SendBulk) {
       r.pendingStream.push_back(argv);
       r.pendingOffsets.push_back(start);

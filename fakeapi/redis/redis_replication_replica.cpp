@@ -80,7 +80,7 @@ void RedisNode::connectToMaster() {
     link_.lastIoMs = nowMs();
     sendHandshake(attempt, 0, {"PING"});
   };
-  h.onPush = [this, attempt](RedisReply msg) { onMasterPush(attempt, std::move(msg)); };
+  h.onPush = [this, attempt](const RedisReply& msg) { onMasterPush(attempt, msg); };
   h.onClose = [this, attempt] {
     if (attempt != link_.attempt) return;
     link_.conn = 0;
@@ -192,7 +192,7 @@ void RedisNode::linkLost(const std::string& why) {
   if (failingOver) abortFailover("FAILOVER target unreachable: resuming as master");
 }
 
-void RedisNode::onMasterPush(std::uint64_t attempt, RedisReply msg) {
+void RedisNode::onMasterPush(std::uint64_t attempt, const RedisReply& msg) {
   if (attempt != link_.attempt) return;
   link_.lastIoMs = nowMs();
   if (msg.str == "rdb") {
@@ -201,7 +201,7 @@ void RedisNode::onMasterPush(std::uint64_t attempt, RedisReply msg) {
     const std::size_t before = data_.size();
     data_.clear();
     for (std::size_t i = 1; i + 1 < msg.elements.size(); i += 2)
-      data_.emplace(std::move(msg.elements[i].str), std::move(msg.elements[i + 1].str));
+      data_.emplace(msg.elements[i].str, msg.elements[i + 1].str);
     recountData();
     replId_ = msg.elements[0].str;
     replId2_ = kZeroId;
@@ -236,7 +236,7 @@ void RedisNode::onMasterPush(std::uint64_t attempt, RedisReply msg) {
   }
   Argv argv;
   argv.reserve(msg.elements.size());
-  for (auto& e : msg.elements) argv.push_back(std::move(e.str));
+  for (const auto& e : msg.elements) argv.push_back(e.str);
   const std::int64_t start = msg.integer;
   const std::int64_t len = respLength(argv);
   replOffset_ += len;

@@ -181,7 +181,7 @@ void SentinelNode::reconnect(Instance& ri) {
       if (!okc) lost();
     };
     h.onClose = lost;
-    h.onPush = [this, uid, gen](RedisReply msg) {
+    h.onPush = [this, uid, gen](const RedisReply& msg) {
       Instance* x = byUid(uid);
       if (!x || x->link.pcGen != gen) return;
       x->link.pcLastActivity = mstime();
