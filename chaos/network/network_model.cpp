@@ -7,12 +7,6 @@
 
 namespace kun {
 
-namespace {
-std::uint64_t key(NetNodeId from, NetNodeId to) {
-  return (static_cast<std::uint64_t>(from) << 32) | to;
-}
-}  // namespace
-
 NetworkModel::NetworkModel(EventLoop& loop, Random rng, Trace* trace)
     : NetworkModel(loop, std::move(rng), Options{}, trace) {}
 
@@ -32,12 +26,22 @@ NetNodeId NetworkModel::intern(std::string_view ip) {
 }
 
 NetworkModel::Link& NetworkModel::link(NetNodeId from, NetNodeId to) {
-  return links_[key(from, to)];
+  if (from >= linkStride_ || to >= linkStride_) {
+    const std::size_t stride = std::max<std::size_t>({16, 2 * linkStride_, std::size_t{from} + 1, std::size_t{to} + 1});
+    std::vector<std::unique_ptr<Link>> grown(stride * stride);
+    for (std::size_t f = 0; f < linkStride_; ++f)
+      for (std::size_t t = 0; t < linkStride_; ++t) grown[f * stride + t] = std::move(links_[f * linkStride_ + t]);
+    links_ = std::move(grown);
+    linkStride_ = stride;
+  }
+  auto& l = links_[from * linkStride_ + to];
+  if (!l) l = std::make_unique<Link>();
+  return *l;
 }
 
 const NetworkModel::Link* NetworkModel::findLink(NetNodeId from, NetNodeId to) const {
-  auto it = links_.find(key(from, to));
-  return it == links_.end() ? nullptr : &it->second;
+  if (from >= linkStride_ || to >= linkStride_) return nullptr;
+  return links_[from * linkStride_ + to].get();
 }
 
 void NetworkModel::note(std::string text) {
@@ -102,10 +106,11 @@ void NetworkModel::setLoss(std::string_view from, std::string_view to, std::uint
 void NetworkModel::heal() {
   std::fill(isolated_.begin(), isolated_.end(), false);
   std::fill(group_.begin(), group_.end(), 0);
-  for (auto& [k, l] : links_) {
-    l.cut = false;
-    l.extra = Duration{0};
-    l.lossNum = 0;
+  for (auto& l : links_) {
+    if (!l) continue;
+    l->cut = false;
+    l->extra = Duration{0};
+    l->lossNum = 0;
   }
   note("heal");
   releaseHeld();
@@ -115,8 +120,8 @@ bool NetworkModel::healthy() const {
   if (std::find(isolated_.begin(), isolated_.end(), true) != isolated_.end()) return false;
   if (std::find_if(group_.begin(), group_.end(), [](int g) { return g != 0; }) != group_.end())
     return false;
-  for (const auto& [k, l] : links_)
-    if (l.cut || l.extra.count() != 0 || l.lossNum != 0) return false;
+  for (const auto& l : links_)
+    if (l && (l->cut || l->extra.count() != 0 || l->lossNum != 0)) return false;
   return true;
 }
 

@@ -15,9 +15,9 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -120,9 +120,11 @@ class NetworkModel {
   std::vector<std::pair<std::string, NetNodeId>> byIp_;  // sorted by ip
   std::vector<bool> isolated_;
   std::vector<int> group_;  // 0 = in no group
-  // Keyed by from << 32 | to. Only looked up (heal() resets every entry), so the hash
-  // order never reaches behaviour.
-  std::unordered_map<std::uint64_t, Link> links_;
+  // Link from -> to at from * linkStride_ + to, created on first use: a packet's send and
+  // arrival look their link up three times, and a hash look-up each time was a visible
+  // share of a message's cost. Held by pointer, so growing the table keeps links in place.
+  std::vector<std::unique_ptr<Link>> links_;
+  std::size_t linkStride_ = 0;
   // Packets waiting for a cut link to come back, per (from, to), in send order. Ordered
   // map: the release order is part of the run.
   std::map<std::pair<NetNodeId, NetNodeId>, std::deque<Held>> held_;

@@ -208,55 +208,65 @@ void RedisNode::recountData() {
   for (const auto& [k, v] : data_) dataBytes_ += static_cast<std::int64_t>(k.size() + v.size());
 }
 
-const std::map<std::string, RedisNode::Command, CaseLess>& RedisNode::commandTable() {
-  static const std::map<std::string, Command, CaseLess> table = {
-      {"ping", {&RedisNode::cmdPing, -1, kStaleOk | kPubSubOk}},
-      {"echo", {&RedisNode::cmdEcho, 2, kStaleOk}},
-      {"auth", {&RedisNode::cmdAuth, -2, kNoAuth | kLoadingOk | kStaleOk | kPubSubOk}},
-      {"set", {&RedisNode::cmdSet, -3, kWrite}},
-      {"get", {&RedisNode::cmdGet, 2, 0}},
-      {"mget", {&RedisNode::cmdMget, -2, 0}},
-      {"del", {&RedisNode::cmdDel, -2, kWrite}},
-      {"exists", {&RedisNode::cmdExists, -2, 0}},
-      {"incr", {&RedisNode::cmdIncr, 2, kWrite}},
-      {"dbsize", {&RedisNode::cmdDbsize, 1, 0}},
-      {"flushall", {&RedisNode::cmdFlushall, -1, kWrite}},
-      {"flushdb", {&RedisNode::cmdFlushall, -1, kWrite}},
-      {"select", {&RedisNode::cmdSelect, 2, kLoadingOk | kStaleOk}},
-      {"info", {&RedisNode::cmdInfo, -1, kLoadingOk | kStaleOk}},
-      {"role", {&RedisNode::cmdRole, 1, kLoadingOk | kStaleOk}},
-      {"config", {&RedisNode::cmdConfig, -2, kLoadingOk | kStaleOk}},
-      {"client", {&RedisNode::cmdClient, -2, kLoadingOk | kStaleOk}},
-      {"multi", {&RedisNode::cmdMulti, 1, kLoadingOk | kStaleOk}},
-      {"exec", {&RedisNode::cmdExec, 1, kLoadingOk | kStaleOk}},
-      {"discard", {&RedisNode::cmdDiscard, 1, kLoadingOk | kStaleOk}},
-      {"publish", {&RedisNode::cmdPublish, 3, kLoadingOk | kStaleOk}},
-      {"subscribe", {&RedisNode::cmdSubscribe, -2, kPubSubOk | kLoadingOk | kStaleOk | kNoMulti}},
-      {"unsubscribe", {&RedisNode::cmdUnsubscribe, -1, kPubSubOk | kLoadingOk | kStaleOk | kNoMulti}},
-      {"save", {&RedisNode::cmdSave, 1, kNoMulti}},
-      {"bgsave", {&RedisNode::cmdSave, -1, 0}},
-      {"shutdown", {&RedisNode::cmdShutdown, -1, kLoadingOk | kStaleOk | kNoMulti}},
-      {"quit", {&RedisNode::cmdQuit, -1, kNoAuth | kLoadingOk | kStaleOk | kPubSubOk}},
-      {"replconf", {&RedisNode::cmdReplconf, -1, kLoadingOk | kStaleOk}},
-      {"psync", {&RedisNode::cmdPsync, -3, kNoMulti}},
-      {"replicaof", {&RedisNode::cmdReplicaof, 3, kLoadingOk | kStaleOk}},
-      {"slaveof", {&RedisNode::cmdReplicaof, 3, kLoadingOk | kStaleOk}},
-      {"failover", {&RedisNode::cmdFailover, -1, kNoMulti}},
+const RedisNode::Command* RedisNode::findCommand(std::string_view name) {
+  // Looked up on every request: a flat table scanned after lowering the name once (a
+  // case-insensitive std::map walk compared ~5 names character by character).
+  static constexpr Command kTable[] = {
+      {"ping", &RedisNode::cmdPing, -1, kStaleOk | kPubSubOk},
+      {"echo", &RedisNode::cmdEcho, 2, kStaleOk},
+      {"auth", &RedisNode::cmdAuth, -2, kNoAuth | kLoadingOk | kStaleOk | kPubSubOk},
+      {"set", &RedisNode::cmdSet, -3, kWrite},
+      {"get", &RedisNode::cmdGet, 2, 0},
+      {"mget", &RedisNode::cmdMget, -2, 0},
+      {"del", &RedisNode::cmdDel, -2, kWrite},
+      {"exists", &RedisNode::cmdExists, -2, 0},
+      {"incr", &RedisNode::cmdIncr, 2, kWrite},
+      {"dbsize", &RedisNode::cmdDbsize, 1, 0},
+      {"flushall", &RedisNode::cmdFlushall, -1, kWrite},
+      {"flushdb", &RedisNode::cmdFlushall, -1, kWrite},
+      {"select", &RedisNode::cmdSelect, 2, kLoadingOk | kStaleOk},
+      {"info", &RedisNode::cmdInfo, -1, kLoadingOk | kStaleOk},
+      {"role", &RedisNode::cmdRole, 1, kLoadingOk | kStaleOk},
+      {"config", &RedisNode::cmdConfig, -2, kLoadingOk | kStaleOk},
+      {"client", &RedisNode::cmdClient, -2, kLoadingOk | kStaleOk},
+      {"multi", &RedisNode::cmdMulti, 1, kLoadingOk | kStaleOk},
+      {"exec", &RedisNode::cmdExec, 1, kLoadingOk | kStaleOk},
+      {"discard", &RedisNode::cmdDiscard, 1, kLoadingOk | kStaleOk},
+      {"publish", &RedisNode::cmdPublish, 3, kLoadingOk | kStaleOk},
+      {"subscribe", &RedisNode::cmdSubscribe, -2, kPubSubOk | kLoadingOk | kStaleOk | kNoMulti},
+      {"unsubscribe", &RedisNode::cmdUnsubscribe, -1, kPubSubOk | kLoadingOk | kStaleOk | kNoMulti},
+      {"save", &RedisNode::cmdSave, 1, kNoMulti},
+      {"bgsave", &RedisNode::cmdSave, -1, 0},
+      {"shutdown", &RedisNode::cmdShutdown, -1, kLoadingOk | kStaleOk | kNoMulti},
+      {"quit", &RedisNode::cmdQuit, -1, kNoAuth | kLoadingOk | kStaleOk | kPubSubOk},
+      {"replconf", &RedisNode::cmdReplconf, -1, kLoadingOk | kStaleOk},
+      {"psync", &RedisNode::cmdPsync, -3, kNoMulti},
+      {"replicaof", &RedisNode::cmdReplicaof, 3, kLoadingOk | kStaleOk},
+      {"slaveof", &RedisNode::cmdReplicaof, 3, kLoadingOk | kStaleOk},
+      {"failover", &RedisNode::cmdFailover, -1, kNoMulti},
   };
-  return table;
+  char buf[16];
+  if (name.size() > sizeof buf) return nullptr;
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    const char ch = name[i];
+    buf[i] = (ch >= 'A' && ch <= 'Z') ? static_cast<char>(ch + ('a' - 'A')) : ch;
+  }
+  const std::string_view key(buf, name.size());
+  for (const Command& c : kTable)
+    if (c.name == key) return &c;
+  return nullptr;
 }
 
 RedisReply RedisNode::dispatch(Client& cl, ConnId c, RequestId r, const Argv& argv, bool* deferred) {
   ++statCommands_;
   if (argv.empty()) return RedisReply::error("ERR empty command");
-  const auto& table = commandTable();
-  auto it = table.find(argv[0]);
-  if (it == table.end()) {
+  const Command* found = findCommand(argv[0]);
+  if (found == nullptr) {
     if (cl.inMulti) cl.multiError = true;
     return errUnknownCommand(argv);
   }
-  const std::string& name = it->first;  // the table's lower-case name
-  const Command& cmd = it->second;
+  const Command& cmd = *found;
+  const std::string_view name = cmd.name;
   const int argc = static_cast<int>(argv.size());
   if ((cmd.arity > 0 && argc != cmd.arity) || (cmd.arity < 0 && argc < -cmd.arity)) {
     if (cl.inMulti) cl.multiError = true;
@@ -267,7 +277,7 @@ RedisReply RedisNode::dispatch(Client& cl, ConnId c, RequestId r, const Argv& ar
     return RedisReply::error("NOAUTH Authentication required.");
   }
   if (!cl.channels.empty() && !(cmd.flags & kPubSubOk)) {
-    return RedisReply::error("ERR Can't execute '" + name +
+    return RedisReply::error("ERR Can't execute '" + std::string(name) +
                              "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are "
                              "allowed in this context");
   }
@@ -302,10 +312,9 @@ RedisReply RedisNode::dispatch(Client& cl, ConnId c, RequestId r, const Argv& ar
 }
 
 RedisReply RedisNode::execCommand(Client& cl, ConnId c, RequestId r, const Argv& argv, bool* deferred) {
-  const auto& table = commandTable();
-  auto it = table.find(argv[0]);
-  if (it == table.end()) return errUnknownCommand(argv);
-  return (this->*(it->second.fn))(cl, c, r, argv, deferred);
+  const Command* cmd = findCommand(argv[0]);
+  if (cmd == nullptr) return errUnknownCommand(argv);
+  return (this->*(cmd->fn))(cl, c, r, argv, deferred);
 }
 
 }  // namespace kun::redissim

@@ -16,6 +16,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/runtime/random.h"
@@ -145,13 +146,15 @@ class RedisNode final : public SimProcess {
   };
   using Handler = RedisReply (RedisNode::*)(Client&, ConnId, RequestId, const Argv&, bool*);
   struct Command {
+    std::string_view name;  // lower case
     Handler fn;
     int arity;  // Redis convention: > 0 exact, < 0 at least -arity
     int flags;
   };
   static constexpr int kWrite = 1, kLoadingOk = 2, kNoAuth = 4, kStaleOk = 8, kPubSubOk = 16,
                        kNoMulti = 32;
-  static const std::map<std::string, Command, CaseLess>& commandTable();
+  // The command named (in any case), or nullptr.
+  static const Command* findCommand(std::string_view name);
   // Settings read on every command, cached from config_ (refreshed on every change).
   struct HotConfig {
     std::int64_t backlogSize = 0, minReplicas = 0, minLag = 0;
