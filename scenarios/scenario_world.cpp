@@ -24,6 +24,7 @@ sim::SimWorldOptions worldOptions(const ScenarioWorldOptions& o) {
   w.nodes = o.world.nodes;
   w.zones = o.world.zones;
   w.cluster.traceEntries = o.traceEntries;
+  w.bridge.verifyReadinessCache = o.verifyViewCache;
   return w;
 }
 
@@ -238,6 +239,15 @@ Status ScenarioWorld::changeParameter(const chaos::Fault& f) {
   // whether the cluster stayed as it was.
   if (!st && st.error().reason == Reason::Invalid && !f.valid) return {};
   return st;
+}
+
+ViewCacheCheck ScenarioWorld::viewCacheCheck() const {
+  ViewCacheCheck c = viewCheck_;
+  const auto& r = world_->bridge().readinessCheck();
+  c.compared += r.compared;
+  for (const auto& m : r.mismatches)
+    if (c.mismatches.size() < 5) c.mismatches.push_back("readiness " + m);
+  return c;
 }
 
 std::uint64_t ScenarioWorld::operatorRedisWrites() const {

@@ -78,7 +78,8 @@ class ScenarioWorld final : public chaos::OperatorControl {
   // What observe(rc) depends on that does not drift with time: the pods, the password, and
   // each process's own digest (RedisNode/SentinelNode::appendViewDigest) and reachability.
   redissim::ViewHash viewDigest(const api::RedisCluster& rc);
-  const ViewCacheCheck& viewCacheCheck() const { return viewCheck_; }
+  // Kept views, and the kubelet's kept readiness verdicts (PodBridge's), as checked.
+  ViewCacheCheck viewCacheCheck() const;
   // The cluster whose faults ParamChange applies to: the first manifest's.
   void setFaultCluster(std::string ns, std::string name);
   chaos::ClusterTargets& targets() { return *targets_; }

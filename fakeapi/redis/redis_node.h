@@ -89,6 +89,11 @@ class RedisNode final : public SimProcess {
   void setPersistentVolume(bool v) { persistentVolume_ = v; }
   std::uint64_t fullSyncs() const { return statFullSyncs_; }
   std::uint64_t partialSyncs() const { return statPartialOk_; }
+  // Commands dispatched (INFO's total_commands_processed). A reader that answers from
+  // what it kept instead of sending its commands again counts them (countCommands), so
+  // the server's statistics read as if it had sent them.
+  std::uint64_t commandsProcessed() const { return statCommands_; }
+  void countCommands(std::uint64_t n) { statCommands_ += n; }
   // The text INFO and ROLE would return (also used by tests of their layout).
   std::string infoText(const std::string& section);
   RedisReply roleReply() const;

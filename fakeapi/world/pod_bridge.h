@@ -35,6 +35,18 @@ struct PodBridgeOptions {
   // a short timer), instead of only every readiness period.
   bool probeOnChange = true;
   Duration changePoll = milliseconds(200);
+  // The redis readiness probe answers from its last verdict while its inputs
+  // (appendReadinessInputs) stay the same. With this set it probes every time all the
+  // same and counts where the kept verdict differs from the fresh one (readinessCheck()):
+  // the test that those inputs cover what the probe reads.
+  bool verifyReadinessCache = false;
+};
+
+// With verifyReadinessCache: verdicts the kept one would have answered, and the first few
+// that differed from a fresh probe.
+struct ReadinessCacheCheck {
+  std::uint64_t compared = 0;
+  std::vector<std::string> mismatches;
 };
 
 class PodBridge {
@@ -57,6 +69,7 @@ class PodBridge {
 
   std::uint64_t processesStarted() const { return started_; }
   std::uint64_t processesStopped() const { return stopped_; }
+  const ReadinessCacheCheck& readinessCheck() const { return readinessCheck_; }
 
  private:
   // A volume's contents the bridge keeps: files (an init container's copy, Sentinel's
@@ -87,6 +100,16 @@ class PodBridge {
       std::string password;
     };
     mutable PasswordSeen passwordSeen;
+    // The redis probe's last verdict, the inputs it was drawn from, and how many commands
+    // the probe sent for it: a probe that reuses the verdict counts them on the server as
+    // if sent (INFO's total_commands_processed reads the same either way).
+    struct VerdictSeen {
+      bool known = false;
+      bool verdict = false;
+      std::uint64_t commands = 0;
+      std::string inputs;
+    };
+    mutable VerdictSeen verdictSeen;
   };
 
   void onContainer(const ContainerEvent& ev);
@@ -96,6 +119,8 @@ class PodBridge {
   void runInitContainers(const Object& pod);
   bool ready(const Object& pod);
   bool redisReady(const Running& r);
+  // What redisReady's probe concludes, asked of the server now (no kept verdict).
+  bool probeRedis(redissim::RedisNode& n, const std::string& password);
   bool sentinelReady(const Running& r);
   std::string mountedPassword(const Object& pod, const Object& container);
   void preStop(const Object& pod, Duration grace, std::function<void()> done);
@@ -149,6 +174,8 @@ class PodBridge {
   };
   std::map<std::string, Polled> polled_;  // by "ns/pod"
   std::string inputsScratch_;             // poll()'s buffer, kept for its capacity
+  std::string verdictScratch_;            // redisReady()'s, likewise
+  ReadinessCacheCheck readinessCheck_;
   std::map<std::string, std::map<std::string, VolumeData>> emptyDirs_;  // pod uid -> volume
   std::set<std::string> initialized_;       // pod uids whose init containers ran
   std::map<std::string, redissim::RedisDisk> claimDisks_;  // by PVC uid

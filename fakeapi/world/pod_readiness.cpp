@@ -52,13 +52,39 @@ std::string PodBridge::mountedPassword(const Object& pod, const Object& containe
 bool PodBridge::redisReady(const Running& r) {
   redissim::RedisNode* n = redis_.redis(r.endpoint);
   if (!n || n->state() != redissim::SimProcess::State::Running) return false;  // refused / timed out
-  const Object* c = findContainer(*r.podSpec, r.container);
-  const std::string password = c ? mountedPassword(*r.podSpec, *c) : std::string();
+  // The probe's answer is a function of its inputs (the server's state, loading, role and
+  // link, the password it wants and the one the probe reads): while they stay the same,
+  // the kept verdict is the answer, and only the commands it took are counted again.
+  auto& seen = r.verdictSeen;
+  verdictScratch_.clear();
+  appendReadinessInputs(verdictScratch_, r);
+  const bool kept = seen.known && seen.inputs == verdictScratch_;
+  if (kept && !opts_.verifyReadinessCache) {
+    n->countCommands(seen.commands);
+    return seen.verdict;
+  }
+  const std::uint64_t before = n->commandsProcessed();
+  const bool verdict = probeRedis(*n, probePassword(r));
+  if (kept) {
+    ++readinessCheck_.compared;
+    if (verdict != seen.verdict && readinessCheck_.mismatches.size() < 5)
+      readinessCheck_.mismatches.push_back(fmt::format("at {} ms: {}/{}/{}: kept {} / fresh {}",
+                                                       sinceStartMillis(cluster_.loop().now()), r.ns, r.pod,
+                                                       r.container, seen.verdict, verdict));
+  }
+  seen.known = true;
+  seen.verdict = verdict;
+  seen.commands = n->commandsProcessed() - before;
+  seen.inputs.swap(verdictScratch_);
+  return verdict;
+}
+
+bool PodBridge::probeRedis(redissim::RedisNode& n, const std::string& password) {
   // The script greps one full INFO; only two of its sections hold the lines it greps.
-  const RedisReply persistence = n->executeAdmin({"INFO", "persistence"}, password);
+  const RedisReply persistence = n.executeAdmin({"INFO", "persistence"}, password);
   if (persistence.type != RedisReply::Type::String) return false;  // NOAUTH, ...
   if (!hasLine(persistence.str, "loading:0")) return false;
-  const RedisReply replication = n->executeAdmin({"INFO", "replication"}, password);
+  const RedisReply replication = n.executeAdmin({"INFO", "replication"}, password);
   if (replication.type != RedisReply::Type::String) return false;
   const std::string& s = replication.str;
   if (hasLine(s, "role:master")) return true;

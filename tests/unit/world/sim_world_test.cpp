@@ -84,19 +84,66 @@ TEST_F(WorldTest, PasswordFromTheSecretIsRequired) {
 TEST_F(WorldTest, AChangedSecretReachesTheReadinessProbeAtOnce) {
   Object spec = kSmall;
   spec["password"] = "first";
-  apply(spec);
-  ASSERT_TRUE(world->runUntil([&] { return allRunning(3, 3); }, seconds(30)));
-  configureMaster(0, 3, 3);
-  ASSERT_TRUE(world->runUntil([&] { return allReady(3, 3); }, seconds(40)));
+  bootReady(spec);
   world->runFor(seconds(5));
   EXPECT_TRUE(podReady(redisPod(1)));
-  auto secret = world->store().get(res::secrets, ns, rediscluster::names::auth(name));
-  ASSERT_TRUE(secret.ok());
-  Object changed = *secret;
-  changed["data"][std::string(rediscluster::layout::kPasswordKey)] = "c2Vjb25k";  // "second"
-  ASSERT_TRUE(world->store().update(res::secrets, changed).ok());
+  setSecretPassword("c2Vjb25k");  // "second"
   EXPECT_TRUE(world->runUntil([&] { return !podReady(redisPod(1)); }, seconds(2)));
   EXPECT_EQ(cmd(podIp(redisPod(1)), 6379, {"PING"}, "first").str, "PONG");  // the server did not change
+}
+
+// The redis probe answers from its kept verdict while the inputs it was drawn from stay
+// the same. Probing every time all the same (verifyReadinessCache) through a change of
+// role, of link, of the Secret and a crash, every kept verdict is what the probe says.
+class ReadinessCacheTest : public WorldTest {
+ protected:
+  void SetUp() override { world = std::make_unique<SimWorld>(options(true)); }
+  static SimWorldOptions options(bool verify) {
+    SimWorldOptions o = worldOptions();
+    o.bridge.verifyReadinessCache = verify;
+    return o;
+  }
+  // Readiness through a master, a replica sent to the placeholder and back, a changed
+  // Secret and a crashed container.
+  void exercise() {
+    Object spec = kSmall;
+    spec["password"] = "first";
+    bootReady(spec);
+    ASSERT_TRUE(redisCmd(redisPod(2), {"REPLICAOF", "127.0.0.1", "6379"}).isOk());
+    ASSERT_TRUE(world->runUntil([&] { return !podReady(redisPod(2)); }, seconds(2)));
+    ASSERT_TRUE(redisCmd(redisPod(2), {"REPLICAOF", podIp(redisPod(0)), "6379"}).isOk());
+    ASSERT_TRUE(world->runUntil([&] { return podReady(redisPod(2)); }, seconds(20)));
+    setSecretPassword("c2Vjb25k");  // "second"
+    ASSERT_TRUE(world->runUntil([&] { return !podReady(redisPod(1)); }, seconds(2)));
+    setSecretPassword("Zmlyc3Q=");  // "first" again
+    ASSERT_TRUE(world->runUntil([&] { return podReady(redisPod(1)); }, seconds(20)));
+    ASSERT_TRUE(world->cluster().kubelet().crashContainer(ns, redisPod(1), rediscluster::layout::kRedisContainer).ok());
+    world->runFor(seconds(60));
+  }
+  // total_commands_processed of each redis pod's server.
+  std::vector<std::uint64_t> commandCounts() {
+    std::vector<std::uint64_t> out;
+    for (int i = 0; i < 3; ++i) out.push_back(redisOf(redisPod(i)) ? redisOf(redisPod(i))->commandsProcessed() : 0);
+    return out;
+  }
+};
+
+TEST_F(ReadinessCacheTest, AKeptVerdictIsWhatTheProbeSays) {
+  exercise();
+  const auto& check = world->bridge().readinessCheck();
+  EXPECT_GT(check.compared, 20u);
+  EXPECT_TRUE(check.mismatches.empty()) << check.mismatches.front();
+}
+
+// A kept verdict counts the probe's commands on the server: its statistics read the same
+// as when every probe is sent.
+TEST_F(ReadinessCacheTest, AKeptVerdictCountsTheProbesCommands) {
+  exercise();
+  const auto probed = commandCounts();
+  world = std::make_unique<SimWorld>(options(false));
+  exercise();
+  EXPECT_EQ(commandCounts(), probed);
+  EXPECT_EQ(world->bridge().readinessCheck().compared, 0u);
 }
 
 TEST_F(WorldTest, MissingConfigMapIsAStartError) {

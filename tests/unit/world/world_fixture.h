@@ -11,6 +11,7 @@
 #include "core/api/redis_cluster_crd.h"
 #include "core/kube/resource.h"
 #include "core/rediscluster/generate.h"
+#include "core/rediscluster/layout.h"
 #include "core/rediscluster/names.h"
 #include "fakeapi/world/pod_files.h"
 #include "fakeapi/world/sim_world.h"
@@ -120,6 +121,24 @@ class WorldTest : public ::testing::Test {
       if (!password.empty()) cmd(sip, 26379, {"SENTINEL", "SET", "mymaster", "auth-pass", password}, "");
       cmd(sip, 26379, {"SENTINEL", "SET", "mymaster", "down-after-milliseconds", "5000"}, "");
     }
+  }
+
+  // Applies `spec`, makes redis pod 0 the master (configureMaster) and waits until every
+  // pod is ready.
+  void bootReady(Object spec) {
+    apply(std::move(spec));
+    ASSERT_TRUE(world->runUntil([&] { return allRunning(3, 3); }, seconds(30)));
+    configureMaster(0, 3, 3);
+    ASSERT_TRUE(world->runUntil([&] { return allReady(3, 3); }, seconds(40)));
+  }
+
+  // Replaces the password the cluster's Secret holds (base64); the servers keep theirs.
+  void setSecretPassword(const std::string& base64) {
+    auto secret = world->store().get(res::secrets, ns, rediscluster::names::auth(name));
+    ASSERT_TRUE(secret.ok());
+    Object changed = *secret;
+    changed["data"][std::string(rediscluster::layout::kPasswordKey)] = base64;
+    ASSERT_TRUE(world->store().update(res::secrets, changed).ok());
   }
 
   bool allReady(int redis, int sentinels) {
