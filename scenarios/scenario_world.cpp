@@ -30,13 +30,16 @@ sim::SimWorldOptions worldOptions(const ScenarioWorldOptions& o) {
 
 // The cluster's pods of one component, sorted by ordinal. `kept` holds the stored objects
 // `out` was last made from: when the store hands back the very same objects (most samples:
-// the store moved, but not these pods), out stays as it is.
+// the store moved, but not these pods), out stays as it is. Whenever out is made again,
+// `seen` is made again beside it.
+template <class Seen>
 void podsOf(KubeClient& client, const std::string& ns, const std::string& cluster, rediscluster::Component c,
-            std::vector<ObjectPtr>& kept, std::vector<rediscluster::PodInfo>& out) {
+            std::vector<ObjectPtr>& kept, std::vector<rediscluster::PodInfo>& out, std::vector<Seen>& seen) {
   auto list = client.listShared(res::pods, ns, ListOptions{rediscluster::selectorString(cluster, c), {}});
   if (!list) {
     kept.clear();
     out.clear();
+    seen.clear();
     return;
   }
   if (*list == kept) return;
@@ -44,6 +47,11 @@ void podsOf(KubeClient& client, const std::string& ns, const std::string& cluste
   out.clear();
   for (const auto& p : kept) out.push_back(rediscluster::podInfoFrom(*p));
   std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.ordinal < b.ordinal; });
+  seen.assign(out.size(), Seen{});
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const auto& pod = out[i];
+    redissim::digest(seen[i].identity, pod.name, pod.uid, pod.ip, pod.running, pod.ready, pod.terminating);
+  }
 }
 
 // Everything the checks conclude from a view, as text to compare.
@@ -148,33 +156,46 @@ std::shared_ptr<const api::RedisCluster> ScenarioWorld::cluster(const std::strin
   return d.cluster;
 }
 
+ScenarioWorld::Derived& ScenarioWorld::derivedOf(const api::RedisCluster& rc) {
+  for (auto& [key, d] : derived_)
+    if (d.cluster.get() == &rc) return d;  // d holds rc: the same object, not a reused address
+  return derived_[rc.namespaceOf() + "/" + rc.name()];
+}
+
 const rediscluster::ClusterPods& ScenarioWorld::pods(const api::RedisCluster& rc) {
-  Derived& d = derived_[rc.namespaceOf() + "/" + rc.name()];
+  Derived& d = derivedOf(rc);
   const std::uint64_t now = world_->store().version();
   if (d.podsAt != now) {
     d.podsAt = now;
-    podsOf(harness_, rc.namespaceOf(), rc.name(), rediscluster::Component::Redis, d.redisObjects, d.pods.redis);
-    podsOf(harness_, rc.namespaceOf(), rc.name(), rediscluster::Component::Sentinel, d.sentinelObjects,
-           d.pods.sentinels);
+    const std::string ns = rc.namespaceOf(), name = rc.name();
+    podsOf(harness_, ns, name, rediscluster::Component::Redis, d.redisObjects, d.pods.redis, d.redisSeen);
+    podsOf(harness_, ns, name, rediscluster::Component::Sentinel, d.sentinelObjects, d.pods.sentinels,
+           d.sentinelSeen);
   }
   return d.pods;
 }
 
 redissim::ViewHash ScenarioWorld::viewDigest(const api::RedisCluster& rc) {
   const auto& p = pods(rc);
+  Derived& derived = derivedOf(rc);
   auto& redis = world_->redis();
   NetworkModel& net = world_->net();
-  const NetNodeId harness = net.intern(kHarnessIp);
+  if (!harnessNode_) harnessNode_ = net.intern(kHarnessIp);
+  const NetNodeId harness = *harnessNode_;
   redissim::ViewHash d;
   redissim::digest(d, rc.spec.password, p.redis.size(), p.sentinels.size());
-  const std::string masterName(rediscluster::layout::kMasterName);
-  const auto process = [&](const rediscluster::PodInfo& pod, int port) {
-    redissim::digest(d, pod.name, pod.uid, pod.ip, pod.running, pod.ready, pod.terminating);
+  static const std::string masterName(rediscluster::layout::kMasterName);
+  const auto process = [&](const rediscluster::PodInfo& pod, PodSeen& seen, int port) {
+    d.add(seen.identity.a);
+    d.add(seen.identity.b);
     if (pod.ip.empty()) return;
     const RedisEndpoint ep{pod.ip, port};
-    const NetNodeId ip = net.intern(pod.ip);
+    if (!seen.interned) {
+      seen.ip = net.intern(pod.ip);
+      seen.interned = true;
+    }
     const redissim::SimProcess* listener = redis.fabric().listener(ep);
-    redissim::digest(d, net.probe(harness, ip), net.probe(ip, harness), listener ? listener->procId() : 0,
+    redissim::digest(d, net.probe(harness, seen.ip), net.probe(seen.ip, harness), listener ? listener->procId() : 0,
                      listener ? listener->incarnation() : 0);
     const auto* n = port == rediscluster::layout::kRedisPort ? redis.redis(ep) : nullptr;
     const auto* s = n ? nullptr : redis.sentinel(ep);
@@ -182,14 +203,16 @@ redissim::ViewHash ScenarioWorld::viewDigest(const api::RedisCluster& rc) {
     if (n) n->appendViewDigest(d);
     if (s) s->appendViewDigest(masterName, d);
   };
-  for (const auto& pod : p.redis) process(pod, rediscluster::layout::kRedisPort);
-  for (const auto& pod : p.sentinels) process(pod, rediscluster::layout::kSentinelPort);
+  for (std::size_t i = 0; i < p.redis.size(); ++i)
+    process(p.redis[i], derived.redisSeen[i], rediscluster::layout::kRedisPort);
+  for (std::size_t i = 0; i < p.sentinels.size(); ++i)
+    process(p.sentinels[i], derived.sentinelSeen[i], rediscluster::layout::kSentinelPort);
   return d;
 }
 
 std::shared_ptr<const rediscluster::ClusterView> ScenarioWorld::observe(const api::RedisCluster& rc) {
   const redissim::ViewHash digest = viewDigest(rc);
-  Derived& d = derived_[rc.namespaceOf() + "/" + rc.name()];
+  Derived& d = derivedOf(rc);
   const bool same = d.view && d.viewDigest == digest;
   if (same && !opts_.verifyViewCache) return d.view;
   auto fresh = std::make_shared<const rediscluster::ClusterView>(

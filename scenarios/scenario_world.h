@@ -108,6 +108,13 @@ class ScenarioWorld final : public chaos::OperatorControl {
   std::unique_ptr<chaos::FaultInjector> injector_;
   std::string faultNs_ = "default", faultCluster_;
   std::map<std::string, Object> judged_;  // "ns/name" -> the spec to judge by
+  // What viewDigest keeps of one pod while the pods stay the same: its identity fields
+  // hashed once, and its address interned once (on first use, where it was interned).
+  struct PodSeen {
+    redissim::ViewHash identity;
+    bool interned = false;
+    NetNodeId ip = 0;
+  };
   // By "ns/name", with the store version they were derived at, and the stored objects they
   // were derived from (kept while the store hands back the same ones).
   struct Derived {
@@ -116,10 +123,15 @@ class ScenarioWorld final : public chaos::OperatorControl {
     std::shared_ptr<const api::RedisCluster> cluster;
     std::vector<ObjectPtr> redisObjects, sentinelObjects;
     rediscluster::ClusterPods pods;
+    std::vector<PodSeen> redisSeen, sentinelSeen;  // by pods.redis / pods.sentinels index
     redissim::ViewHash viewDigest;
     std::shared_ptr<const rediscluster::ClusterView> view;
   };
+  // rc's entry: found by the cluster object itself when rc is the one cluster() derived
+  // (every sample), else by "ns/name".
+  Derived& derivedOf(const api::RedisCluster& rc);
   std::map<std::string, Derived, std::less<>> derived_;
+  std::optional<NetNodeId> harnessNode_;
   int restarts_ = 0;
   ViewCacheCheck viewCheck_;
 };
