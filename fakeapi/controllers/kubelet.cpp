@@ -571,7 +571,7 @@ void Kubelet::flush(const std::string& uid) {
   // Others' changes (the scheduler's condition) need no write of ours; only ours do.
   if (!p.written.is_null() && buildStatus(p, p.written) == p.written) return;
   auto st = mutateStatus(env_.client, res::pods, p.ns, p.name, p.uid, [&](Object& status) {
-    status = buildStatus(p, status);
+    status = buildStatus(p, std::move(status));
     p.written = status;
   });
   if (!st && !st.is(Reason::NotFound)) {
@@ -586,8 +586,8 @@ Object Kubelet::view(const PodRt& p) const {
   return v;
 }
 
-Object Kubelet::buildStatus(const PodRt& p, const Object& current) const {
-  Object st = current.is_object() ? current : Object::object();
+Object Kubelet::buildStatus(const PodRt& p, Object current) const {
+  Object st = current.is_object() ? std::move(current) : Object::object();
   const std::string t = formatRfc3339(env_.loop.wallMicros());
   bool allTerminated = !p.containers.empty(), allSucceeded = true, anyRestartPending = false;
   std::vector<std::string> unready;
