@@ -2,13 +2,13 @@
 // a pub/sub connection to masters and replicas), PING / INFO / hello, SDOWN and ODOWN,
 // what INFO tells it, and what hello messages tell it.
 #include <array>
-#include <charconv>
 #include <string_view>
 
 #include <fmt/format.h>
 
 #include "fakeapi/redis/resp.h"
 #include "fakeapi/redis/sentinel_node.h"
+#include "fakeapi/redis/text_out.h"
 
 namespace kun::redissim {
 
@@ -36,12 +36,6 @@ bool helloFields(std::string_view s, std::array<std::string_view, 8>& out) {
     pos = e + 1;
   }
   return n == out.size();
-}
-
-void appendNumber(std::string& out, std::int64_t v) {
-  char buf[24];
-  const auto r = std::to_chars(buf, buf + sizeof buf, v);
-  out.append(buf, r.ptr);
 }
 }  // namespace
 
@@ -228,22 +222,8 @@ void SentinelNode::sendHello(Instance& ri) {
   // ip,port,runid,current_epoch,master_name,master_ip,master_port,master_config_epoch
   // (appended piece by piece: fmt's parsing of the pattern was most of a hello's cost).
   std::string payload;
-  payload.reserve(ip().size() + myid_.size() + m.name.size() + mh.size() + 64);
-  const auto field = [&payload](std::string_view v) {
-    payload.append(v);
-    payload += ',';
-  };
-  field(ip());
-  appendNumber(payload, port_);
-  payload += ',';
-  field(myid_);
-  appendNumber(payload, static_cast<std::int64_t>(currentEpoch_));
-  payload += ',';
-  field(m.name);
-  field(mh);
-  appendNumber(payload, mp);
-  payload += ',';
-  appendNumber(payload, static_cast<std::int64_t>(m.configEpoch));
+  TextOut(payload) << ip() << "," << port_ << "," << myid_ << "," << currentEpoch_ << "," << m.name << "," << mh << ","
+                   << mp << "," << m.configEpoch;
   send(ri, {"PUBLISH", kHelloChannel, payload}, [this](Instance& x, RedisReply r) {
     if (!r.isError()) x.lastPubTime = mstime();
   });
