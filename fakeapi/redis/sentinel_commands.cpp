@@ -49,9 +49,10 @@ RedisReply SentinelNode::executeAdmin(const Argv& argv, const std::string& passw
 
 RedisReply SentinelNode::dispatch(Client& cl, ConnId c, const Argv& argv) {
   if (argv.empty()) return RedisReply::error("ERR empty command");
-  const std::string cmd = lower(argv[0]);
+  const std::string lowered = lower(argv[0]);
+  const std::string_view cmd = lowered;  // compared as a view: lengths first, no strlen
   if (!cl.channels.empty() && cmd != "subscribe" && cmd != "unsubscribe" && cmd != "ping" && cmd != "quit")
-    return RedisReply::error("ERR Can't execute '" + cmd +
+    return RedisReply::error("ERR Can't execute '" + lowered +
                              "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in "
                              "this context");
   if (cmd == "ping") {
@@ -81,7 +82,7 @@ RedisReply SentinelNode::dispatch(Client& cl, ConnId c, const Argv& argv) {
     for (std::size_t i = 1; i < argv.size(); ++i) {
       cl.channels.insert(argv[i]);
       if (c != 0) channels_[argv[i]].insert(c);
-      RedisReply conf = RedisReply::array({RedisReply::bulk(cmd), RedisReply::bulk(argv[i]),
+      RedisReply conf = RedisReply::array({RedisReply::bulk(lowered), RedisReply::bulk(argv[i]),
                                            intReply(static_cast<std::int64_t>(cl.channels.size()))});
       if (i == 1) first = conf;
       else if (c != 0) fabric().push(c, conf);
@@ -228,9 +229,10 @@ RedisReply SentinelNode::instancesReply(const std::map<std::string, std::unique_
 }
 
 RedisReply SentinelNode::sentinelCommand(const Argv& argv) {
-  const std::string sub = lower(argv[1]);
+  const std::string lowered = lower(argv[1]);
+  const std::string_view sub = lowered;  // compared as a view: lengths first, no strlen
   const std::size_t argc = argv.size();
-  auto arity = [&sub] { return errArity("sentinel|" + sub); };
+  auto arity = [&lowered] { return errArity("sentinel|" + lowered); };
   auto noSuch = [] { return RedisReply::error("ERR No such master with that name"); };
   if (sub == "masters") {
     if (argc != 2) return arity();
