@@ -147,7 +147,16 @@ RedisConfig::Table RedisConfig::buildTable() {
 }
 
 std::size_t RedisConfig::find(std::string_view name) const {
-  if (auto e = table_->exact.find(name); e != table_->exact.end()) return e->second;
+  const auto at = reinterpret_cast<std::uintptr_t>(name.data());
+  Memo& m = memo_[(at ^ (at >> 6)) % memo_.size()];
+  // The text is compared too: a buffer freed and reused for another name must miss.
+  if (m.at == name.data() && m.key.size() == name.size() &&
+      std::char_traits<char>::compare(m.key.data(), name.data(), name.size()) == 0)
+    return m.index;
+  if (auto e = table_->exact.find(name); e != table_->exact.end()) {
+    m = Memo{name.data(), e->first, e->second};
+    return e->second;
+  }
   auto it = table_->index.find(name);
   return it == table_->index.end() ? std::string::npos : it->second;
 }

@@ -7,6 +7,7 @@
 //
 // Simplification: parameters outside this table are "unknown", as a misspelt one would
 // be; CONFIG GET returns matches sorted by name (Redis returns them in hash order).
+#include <array>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -78,6 +79,17 @@ class RedisConfig {
   std::size_t find(std::string_view name) const;
   // Validates and normalizes; "" on success.
   std::string normalize(const Param& p, const std::string& value, std::string* out) const;
+
+  // The names last found in the table's exact spellings, by where the caller's text
+  // lives: callers pass literals, so a name comes back at the same address and is found
+  // again without hashing it. Written by const lookups: a node's configuration is read
+  // on its simulation's thread only.
+  struct Memo {
+    const char* at = nullptr;  // the caller's text
+    std::string_view key;      // the table's spelling of it
+    std::size_t index = 0;
+  };
+  mutable std::array<Memo, 32> memo_{};
 
   std::string ownIp_;
   const Table* table_;

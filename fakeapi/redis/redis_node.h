@@ -250,13 +250,13 @@ class RedisNode final : public SimProcess {
   void rewriteConfig();
 
   // INFO / ROLE (redis_info.cpp)
-  std::string infoServer();
-  std::string infoReplication();
-  std::string infoPersistence();
-  std::string infoClients();
-  std::string infoMemory();
-  std::string infoStats();
-  std::string infoKeyspace();
+  void infoServer(std::string& out);
+  void infoReplication(std::string& out);
+  void infoPersistence(std::string& out);
+  void infoClients(std::string& out);
+  void infoMemory(std::string& out);
+  void infoStats(std::string& out);
+  void infoKeyspace(std::string& out);
 
   Random rng_;
   RedisNodeOptions opts_;

@@ -45,6 +45,15 @@ std::optional<std::int64_t> parseInt(std::string_view s) {
     if (s.size() == 1) return std::nullopt;
   }
   if (s[i] == '0' && s.size() > i + 1) return std::nullopt;
+  if (s.size() - i <= 18) {  // cannot overflow: no checks per digit
+    std::int64_t v = 0;
+    for (; i < s.size(); ++i) {
+      const unsigned d = static_cast<unsigned char>(s[i]) - static_cast<unsigned>('0');
+      if (d > 9) return std::nullopt;
+      v = v * 10 + static_cast<std::int64_t>(d);
+    }
+    return neg ? -v : v;
+  }
   unsigned long long v = 0;
   for (; i < s.size(); ++i) {
     if (s[i] < '0' || s[i] > '9') return std::nullopt;

@@ -44,6 +44,22 @@ RedisReply ok();
 
 RedisReply bulkArray(const std::vector<std::string>& items);
 RedisReply intReply(std::int64_t v);
+// INFO server's opening lines and its lines about the host, the same for redis-server
+// and redis-sentinel (redis_mode comes between them).
+inline constexpr std::string_view kInfoServerHead =
+    "# Server\r\n"
+    "redis_version:7.0.15\r\n"
+    "redis_git_sha1:00000000\r\n"
+    "redis_git_dirty:0\r\n"
+    "redis_build_id:ae4d7c971a948f0\r\n";
+inline constexpr std::string_view kInfoServerHost =
+    "os:Linux 5.15.0 x86_64\r\n"
+    "arch_bits:64\r\n"
+    "monotonic_clock:POSIX clock_gettime\r\n"
+    "multiplexing_api:epoll\r\n"
+    "atomicvar_api:c11-builtin\r\n"
+    "gcc_version:12.2.0\r\n";
+
 // A 40-character hex id (run ids, replication ids) from a random source.
 std::string hexId(Random& rng);
 

@@ -7,6 +7,7 @@
 
 #include "fakeapi/redis/resp.h"
 #include "fakeapi/redis/sentinel_node.h"
+#include "fakeapi/redis/text_out.h"
 #include "fakeapi/redis/view_digest.h"
 
 namespace kun::redissim {
@@ -48,9 +49,10 @@ RedisReply SentinelNode::executeAdmin(const Argv& argv, const std::string& passw
 
 RedisReply SentinelNode::dispatch(Client& cl, ConnId c, const Argv& argv) {
   if (argv.empty()) return RedisReply::error("ERR empty command");
-  const std::string cmd = lower(argv[0]);
+  const std::string lowered = lower(argv[0]);
+  const std::string_view cmd = lowered;  // compared as a view: lengths first, no strlen
   if (!cl.channels.empty() && cmd != "subscribe" && cmd != "unsubscribe" && cmd != "ping" && cmd != "quit")
-    return RedisReply::error("ERR Can't execute '" + cmd +
+    return RedisReply::error("ERR Can't execute '" + lowered +
                              "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in "
                              "this context");
   if (cmd == "ping") {
@@ -80,7 +82,7 @@ RedisReply SentinelNode::dispatch(Client& cl, ConnId c, const Argv& argv) {
     for (std::size_t i = 1; i < argv.size(); ++i) {
       cl.channels.insert(argv[i]);
       if (c != 0) channels_[argv[i]].insert(c);
-      RedisReply conf = RedisReply::array({RedisReply::bulk(cmd), RedisReply::bulk(argv[i]),
+      RedisReply conf = RedisReply::array({RedisReply::bulk(lowered), RedisReply::bulk(argv[i]),
                                            intReply(static_cast<std::int64_t>(cl.channels.size()))});
       if (i == 1) first = conf;
       else if (c != 0) fabric().push(c, conf);
@@ -227,9 +229,10 @@ RedisReply SentinelNode::instancesReply(const std::map<std::string, std::unique_
 }
 
 RedisReply SentinelNode::sentinelCommand(const Argv& argv) {
-  const std::string sub = lower(argv[1]);
+  const std::string lowered = lower(argv[1]);
+  const std::string_view sub = lowered;  // compared as a view: lengths first, no strlen
   const std::size_t argc = argv.size();
-  auto arity = [&sub] { return errArity("sentinel|" + sub); };
+  auto arity = [&lowered] { return errArity("sentinel|" + lowered); };
   auto noSuch = [] { return RedisReply::error("ERR No such master with that name"); };
   if (sub == "masters") {
     if (argc != 2) return arity();
@@ -446,54 +449,40 @@ std::string SentinelNode::infoText(const std::string& section) const {
   std::string out;
   if (all || section == "server") {
     const std::int64_t up = (mstime() - bootMs_) / 1000;
-    out += fmt::format(
-        "# Server\r\n"
-        "redis_version:7.0.15\r\n"
-        "redis_git_sha1:00000000\r\n"
-        "redis_git_dirty:0\r\n"
-        "redis_build_id:ae4d7c971a948f0\r\n"
-        "redis_mode:sentinel\r\n"
-        "os:Linux 5.15.0 x86_64\r\n"
-        "arch_bits:64\r\n"
-        "monotonic_clock:POSIX clock_gettime\r\n"
-        "multiplexing_api:epoll\r\n"
-        "atomicvar_api:c11-builtin\r\n"
-        "gcc_version:12.2.0\r\n"
-        "process_id:1\r\n"
-        "process_supervised:no\r\n"
-        "run_id:{}\r\n"
-        "tcp_port:{}\r\n"
-        "server_time_usec:{}\r\n"
-        "uptime_in_seconds:{}\r\n"
-        "uptime_in_days:{}\r\n"
-        "hz:10\r\n"
-        "configured_hz:10\r\n"
-        "executable:/usr/bin/redis-sentinel\r\n"
-        "config_file:/etc/redis/sentinel.conf\r\n"
-        "io_threads_active:0\r\n",
-        runId_, port_, wallMicros(), up, up / 86400);
+    TextOut(out) << kInfoServerHead << "redis_mode:sentinel\r\n" << kInfoServerHost
+                 << "process_id:1\r\n"
+                    "process_supervised:no\r\n"
+                    "run_id:" << runId_ << "\r\n"
+                    "tcp_port:" << port_ << "\r\n"
+                    "server_time_usec:" << wallMicros() << "\r\n"
+                    "uptime_in_seconds:" << up << "\r\n"
+                    "uptime_in_days:" << up / 86400 << "\r\n"
+                    "hz:10\r\n"
+                    "configured_hz:10\r\n"
+                    "executable:/usr/bin/redis-sentinel\r\n"
+                    "config_file:/etc/redis/sentinel.conf\r\n"
+                    "io_threads_active:0\r\n";
   }
   if (all || section == "clients") {
     if (!out.empty()) out += "\r\n";
-    out += fmt::format("# Clients\r\nconnected_clients:{}\r\n", clients_.size());
+    TextOut(out) << "# Clients\r\nconnected_clients:" << clients_.size() << "\r\n";
   }
   if (all || section == "sentinel") {
     if (!out.empty()) out += "\r\n";
-    out += fmt::format(
-        "# Sentinel\r\n"
-        "sentinel_masters:{}\r\n"
-        "sentinel_tilt:{}\r\n"
-        "sentinel_tilt_since_seconds:{}\r\n"
-        "sentinel_running_scripts:0\r\n"
-        "sentinel_scripts_queue_length:0\r\n"
-        "sentinel_simulate_failure_flags:{}\r\n",
-        masters_.size(), tilt_ ? 1 : 0, tilt_ ? (mstime() - tiltStart_) / 1000 : -1,
-        (simCrashAfterElection_ ? 1 : 0) | (simCrashAfterPromotion_ ? 2 : 0));
+    TextOut t(out);
+    t << "# Sentinel\r\n"
+         "sentinel_masters:" << masters_.size() << "\r\n"
+         "sentinel_tilt:" << (tilt_ ? 1 : 0) << "\r\n"
+         "sentinel_tilt_since_seconds:" << (tilt_ ? (mstime() - tiltStart_) / 1000 : -1) << "\r\n"
+         "sentinel_running_scripts:0\r\n"
+         "sentinel_scripts_queue_length:0\r\n"
+         "sentinel_simulate_failure_flags:"
+      << ((simCrashAfterElection_ ? 1 : 0) | (simCrashAfterPromotion_ ? 2 : 0)) << "\r\n";
     int i = 0;
     for (const auto& [n, m] : masters_) {
       const char* status = (m->flags & kODown) ? "odown" : (m->flags & kSDown) ? "sdown" : "ok";
-      out += fmt::format("master{}:name={},status={},address={}:{},slaves={},sentinels={}\r\n", i++, n, status,
-                         m->host, m->port, m->slaves.size(), m->sentinels.size() + 1);
+      t << "master" << i++ << ":name=" << n << ",status=" << status << ",address=" << m->host << ":" << m->port
+        << ",slaves=" << m->slaves.size() << ",sentinels=" << m->sentinels.size() + 1 << "\r\n";
     }
   }
   return out;

@@ -2,13 +2,13 @@
 // a pub/sub connection to masters and replicas), PING / INFO / hello, SDOWN and ODOWN,
 // what INFO tells it, and what hello messages tell it.
 #include <array>
-#include <charconv>
 #include <string_view>
 
 #include <fmt/format.h>
 
 #include "fakeapi/redis/resp.h"
 #include "fakeapi/redis/sentinel_node.h"
+#include "fakeapi/redis/text_out.h"
 
 namespace kun::redissim {
 
@@ -36,12 +36,6 @@ bool helloFields(std::string_view s, std::array<std::string_view, 8>& out) {
     pos = e + 1;
   }
   return n == out.size();
-}
-
-void appendNumber(std::string& out, std::int64_t v) {
-  char buf[24];
-  const auto r = std::to_chars(buf, buf + sizeof buf, v);
-  out.append(buf, r.ptr);
 }
 }  // namespace
 
@@ -226,25 +220,14 @@ void SentinelNode::sendHello(Instance& ri) {
   Instance& m = (ri.flags & kMaster) ? ri : *ri.master;
   auto [mh, mp] = currentMasterAddress(m);
   // ip,port,runid,current_epoch,master_name,master_ip,master_port,master_config_epoch
-  // (appended piece by piece: fmt's parsing of the pattern was most of a hello's cost).
-  std::string payload;
-  payload.reserve(ip().size() + myid_.size() + m.name.size() + mh.size() + 64);
-  const auto field = [&payload](std::string_view v) {
-    payload.append(v);
-    payload += ',';
-  };
-  field(ip());
-  appendNumber(payload, port_);
-  payload += ',';
-  field(myid_);
-  appendNumber(payload, static_cast<std::int64_t>(currentEpoch_));
-  payload += ',';
-  field(m.name);
-  field(mh);
-  appendNumber(payload, mp);
-  payload += ',';
-  appendNumber(payload, static_cast<std::int64_t>(m.configEpoch));
-  send(ri, {"PUBLISH", kHelloChannel, payload}, [this](Instance& x, RedisReply r) {
+  // (appended piece by piece: fmt's parsing of the pattern was most of a hello's cost),
+  // written in place in the command (an initializer list would copy every argument).
+  Argv argv(3);
+  argv[0] = "PUBLISH";
+  argv[1] = kHelloChannel;
+  TextOut(argv[2]) << ip() << "," << port_ << "," << myid_ << "," << currentEpoch_ << "," << m.name << "," << mh << ","
+                   << mp << "," << m.configEpoch;
+  send(ri, std::move(argv), [this](Instance& x, RedisReply r) {
     if (!r.isError()) x.lastPubTime = mstime();
   });
 }
@@ -269,7 +252,9 @@ void SentinelNode::sendPeriodic(Instance& ri) {
   const std::int64_t pingPeriod = std::min(ri.downAfter, kPingPeriod);
   if (!(ri.flags & kSentinel) && (ri.infoRefresh == 0 || now - ri.infoRefresh > infoPeriod)) {
     send(ri, {"INFO"}, [this](Instance& x, RedisReply r) {
-      if (r.type == RedisReply::Type::String) refreshInfo(x, r.str);
+      if (r.type != RedisReply::Type::String) return;
+      x.info.swap(r.str);  // kept as the last INFO seen, without copying it
+      refreshInfo(x, x.info);
     });
   }
   if (now - ri.link.lastPongTime > pingPeriod && now - ri.link.lastPingTime > pingPeriod / 2) sendPing(ri);
@@ -390,7 +375,6 @@ bool SentinelNode::sendSlaveOf(Instance& ri, const std::string& host, int port) 
 
 void SentinelNode::refreshInfo(Instance& ri, const std::string& info) {
   const std::int64_t now = mstime();
-  ri.info = info;
   ri.masterLinkDownTime = 0;
   int role = 0;
   std::size_t pos = 0;
@@ -399,6 +383,8 @@ void SentinelNode::refreshInfo(Instance& ri, const std::string& info) {
     if (e == std::string::npos) e = info.size();
     const std::string_view l(info.data() + pos, e - pos);
     pos = e + 2;
+    // Every field read below starts with 'm', 'r' or 's': most lines are passed over here.
+    if (l.empty() || (l[0] != 'm' && l[0] != 'r' && l[0] != 's')) continue;
     auto starts = [&l](std::string_view p) { return l.size() >= p.size() && l.substr(0, p.size()) == p; };
     if (l.size() >= 47 && starts("run_id:")) {
       const std::string id(l.substr(7, 40));
