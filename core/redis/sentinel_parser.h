@@ -122,6 +122,8 @@ struct SentinelPeerInfo {
 };
 
 Result<SentinelMasterInfo> parseSentinelMaster(const RedisReply& reply);
+// The same, for a caller done with the reply: `fields` takes its strings instead of copies.
+Result<SentinelMasterInfo> parseSentinelMaster(RedisReply&& reply);
 Result<std::vector<SentinelMasterInfo>> parseSentinelMasters(const RedisReply& reply);
 Result<std::vector<SentinelReplicaInfo>> parseSentinelReplicas(const RedisReply& reply);
 Result<std::vector<SentinelPeerInfo>> parseSentinelSentinels(const RedisReply& reply);

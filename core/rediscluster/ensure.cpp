@@ -62,10 +62,16 @@ EnsureOutcome Ensurer::ensure(const std::shared_ptr<const std::vector<DesiredObj
     memo = {};
     return out;
   }
+  const std::optional<std::uint64_t> changes = live_.changes();  // before anything is read
+  if (changes && memo.desired == desired && memo.liveChanges == changes) {
+    out.report.unchanged = static_cast<std::int32_t>(desired->size());
+    return out;
+  }
   std::vector<ObjectPtr> live;
   live.reserve(desired->size());
   for (const auto& d : *desired) live.push_back(liveOf(d));
   if (memo.desired == desired && memo.live == live) {
+    memo.liveChanges = changes;
     out.report.unchanged = static_cast<std::int32_t>(desired->size());
     return out;
   }
@@ -76,7 +82,7 @@ EnsureOutcome Ensurer::ensure(const std::shared_ptr<const std::vector<DesiredObj
     if (!out.status) break;
   }
   if (out.ok() && out.report.unchanged == static_cast<std::int32_t>(desired->size()))
-    memo = EnsureMemo{desired, std::move(live)};
+    memo = EnsureMemo{desired, std::move(live), changes};
   else
     memo = {};
   return out;

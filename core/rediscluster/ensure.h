@@ -17,6 +17,7 @@
 // password).
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,9 @@ struct EnsureOutcome {
 struct EnsureMemo {
   std::shared_ptr<const std::vector<DesiredObject>> desired;
   std::vector<ObjectPtr> live;
+  // LiveObjects::changes() before `live` was read: while it stays, `live` is still what
+  // the caches hold, and is not read again.
+  std::optional<std::uint64_t> liveChanges;
 };
 
 class Ensurer {

@@ -10,6 +10,8 @@
 // a changed cluster, pod or owned object never matches and is worked out afresh on the
 // pass that follows the change. What Redis answers is never remembered: observe() reads
 // every node on every pass.
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +37,8 @@ struct ClusterMemo {
   std::vector<ObjectPtr> redisPods;
   std::vector<ObjectPtr> sentinelPods;
   ClusterPods pods;
+  // The pod cache's changes() when they were listed: while it stays, so do the lists.
+  std::optional<std::uint64_t> podCacheChanges;
 
   EnsureMemo ensure;
 

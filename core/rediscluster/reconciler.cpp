@@ -193,6 +193,9 @@ const ClusterPods& Reconciler::podsOf(const std::string& ns, const std::string& 
     memo.redisSelector = LabelSelector::fromMap(selectorLabels(name, Component::Redis));
     memo.sentinelSelector = LabelSelector::fromMap(selectorLabels(name, Component::Sentinel));
   }
+  const std::uint64_t changes = caches_.pods().changes();
+  if (memo.podCacheChanges == changes) return memo.pods;  // the lists would be the same
+  memo.podCacheChanges = changes;
   // The same pod objects as last time: the same PodInfo.
   auto redis = caches_.pods().list(ns, memo.redisSelector);
   if (redis != memo.redisPods) {

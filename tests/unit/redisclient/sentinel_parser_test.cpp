@@ -135,6 +135,7 @@ TEST(SentinelParser, MasterFieldsKeepEverythingSent) {
   ASSERT_NE(m->fields.find("brand-new-field"), nullptr);
   EXPECT_EQ(*m->fields.find("brand-new-field"), "42");
   EXPECT_EQ(m->fields.at("quorum"), "3");
+  EXPECT_EQ(m->quorum, 2);  // a typed field reads the first of a repeated key
   EXPECT_EQ(m->fields.find("ip"), nullptr);
   EXPECT_THROW((void)m->fields.at("ip"), std::out_of_range);
   EXPECT_EQ(m->fields["ip"], "");
@@ -170,6 +171,21 @@ TEST(SentinelParser, TypedFieldsAreFoundAmongKeysOfTheSameLength) {
   EXPECT_EQ((*peers)[0].ip, "10.0.0.2");
   EXPECT_EQ((*peers)[0].votedLeaderEpoch, 4);
   EXPECT_EQ((*peers)[0].votedLeader, "");
+}
+
+// Giving the reply up (what observe does) parses to the same master as reading it.
+TEST(SentinelParser, MasterFromAGivenUpReplyIsTheSame) {
+  const RedisReply reply = fixtureReply("sentinel_master.resp");
+  auto read = parseSentinelMaster(reply);
+  auto taken = parseSentinelMaster(RedisReply(reply));
+  ASSERT_TRUE(read.ok() && taken.ok());
+  EXPECT_EQ(taken->fields.items, read->fields.items);
+  EXPECT_EQ(taken->runId, read->runId);
+  EXPECT_EQ(taken->flags.names, read->flags.names);
+  EXPECT_EQ(taken->downAfterMs, read->downAfterMs);
+  auto bad = parseSentinelMaster(RedisReply::array({RedisReply::bulk("port"), RedisReply::bulk("x")}));
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().message, "SENTINEL MASTER: field port is not a number: 'x'");
 }
 
 TEST(SentinelParser, MalformedFieldArrays) {

@@ -126,6 +126,7 @@ TEST_F(EnsureTest, TheMemoOfACleanPassStillSeesEveryChange) {
     EXPECT_EQ(out.report.writes(), 0);
     EXPECT_EQ(memo.desired, desired);
     EXPECT_EQ(memo.live.size(), 12u);
+    EXPECT_EQ(memo.liveChanges, live.changes());  // the next pass reads nothing while it stays
   }
 
   // Someone else edits an owned object: a new cached object, compared and put back.
