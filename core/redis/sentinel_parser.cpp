@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
-#include <type_traits>
 
 #include "core/redis/key_table.h"
 #include "core/redis/reply_error.h"
@@ -151,26 +150,17 @@ Status readMaster(const RedisReply& entry, SentinelMasterInfo& m) {
   });
 }
 
-// Every field of an already checked entry, in order. Reply is `const RedisReply&` (the
-// strings are copied) or `RedisReply` (the caller gave the reply up: they are moved).
-template <class Reply>
-SentinelFieldList fieldList(Reply&& entry) {
-  constexpr bool kSteal = !std::is_lvalue_reference_v<Reply>;
-  auto take = [](auto& v) -> std::string {
-    if (v.type == RedisReply::Type::Integer) return std::to_string(v.integer);
-    if constexpr (kSteal) return std::move(v.str);
-    else return v.str;
-  };
-  SentinelFieldList l;
-  auto& e = entry.elements;
-  l.items.reserve(e.size() / 2);
-  for (std::size_t i = 0; i < e.size(); i += 2) l.items.emplace_back(take(e[i]), take(e[i + 1]));
-  return l;
+// Every field of an already checked entry, in order, as text.
+SentinelFieldList fieldList(std::vector<RedisReply> kv) {
+  for (auto& e : kv) {
+    if (e.type == RedisReply::Type::Integer) e = RedisReply::bulk(std::to_string(e.integer));
+  }
+  return SentinelFieldList{std::move(kv)};
 }
 
 Status readMasterEntry(const RedisReply& entry, SentinelMasterInfo& m) {
   if (Status s = readMaster(entry, m); !s) return s;
-  m.fields = fieldList(entry);
+  m.fields = fieldList(entry.elements);
   return {};
 }
 
@@ -224,8 +214,8 @@ Result<std::vector<T>> listOf(const RedisReply& reply, std::string_view what, St
 }  // namespace
 
 const std::string* SentinelFieldList::find(std::string_view key) const {
-  for (auto it = items.rbegin(); it != items.rend(); ++it)
-    if (it->first == key) return &it->second;
+  for (std::size_t i = kv.size() / 2; i-- > 0;)
+    if (kv[2 * i].str == key) return &kv[2 * i + 1].str;
   return nullptr;
 }
 
@@ -304,7 +294,7 @@ Result<SentinelMasterInfo> parseSentinelMaster(const RedisReply& reply) {
 Result<SentinelMasterInfo> parseSentinelMaster(RedisReply&& reply) {
   SentinelMasterInfo m;
   if (Status s = readMaster(reply, m); !s) return s.error();
-  m.fields = fieldList(std::move(reply));
+  m.fields = fieldList(std::move(reply.elements));
   return m;
 }
 

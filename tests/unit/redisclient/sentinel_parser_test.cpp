@@ -131,7 +131,7 @@ TEST(SentinelParser, MasterFieldsKeepEverythingSent) {
                                          R::bulk("brand-new-field"), R::integerReply(42), R::bulk("quorum"),
                                          R::bulk("3")}));
   ASSERT_TRUE(m.ok()) << m.error().message;
-  EXPECT_EQ(m->fields.items.size(), 4u);
+  EXPECT_EQ(m->fields.size(), 4u);
   ASSERT_NE(m->fields.find("brand-new-field"), nullptr);
   EXPECT_EQ(*m->fields.find("brand-new-field"), "42");
   EXPECT_EQ(m->fields.at("quorum"), "3");
@@ -179,7 +179,11 @@ TEST(SentinelParser, MasterFromAGivenUpReplyIsTheSame) {
   auto read = parseSentinelMaster(reply);
   auto taken = parseSentinelMaster(RedisReply(reply));
   ASSERT_TRUE(read.ok() && taken.ok());
-  EXPECT_EQ(taken->fields.items, read->fields.items);
+  ASSERT_EQ(taken->fields.kv.size(), read->fields.kv.size());
+  for (std::size_t i = 0; i < read->fields.kv.size(); ++i) {
+    EXPECT_EQ(taken->fields.kv[i].type, read->fields.kv[i].type);
+    EXPECT_EQ(taken->fields.kv[i].str, read->fields.kv[i].str);
+  }
   EXPECT_EQ(taken->runId, read->runId);
   EXPECT_EQ(taken->flags.names, read->flags.names);
   EXPECT_EQ(taken->downAfterMs, read->downAfterMs);
