@@ -75,9 +75,16 @@ EnsureOutcome Ensurer::ensure(const std::shared_ptr<const std::vector<DesiredObj
     out.report.unchanged = static_cast<std::int32_t>(desired->size());
     return out;
   }
+  // An object the clean pass remembered found up to date, and still the same cached object,
+  // is again (ensureOne depends on nothing else): only what changed since is compared.
+  const bool sameDesired = memo.desired == desired;
   for (std::size_t i = 0; i < desired->size(); ++i) {
     // Read again: a write made earlier in this pass may already be in the cache.
     live[i] = liveOf((*desired)[i]);
+    if (sameDesired && live[i] && memo.live[i] == live[i]) {
+      ++out.report.unchanged;
+      continue;
+    }
     out.status = ensureOne((*desired)[i], live[i], out.report);
     if (!out.status) break;
   }
