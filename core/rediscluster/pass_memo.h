@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/api/redis_cluster_types.h"
@@ -41,6 +42,17 @@ struct ClusterMemo {
   std::optional<std::uint64_t> podCacheChanges;
 
   EnsureMemo ensure;
+
+  // What the StatefulSet and Service caches say of the cluster, each with the cache's
+  // changes() it was read at: while that stays, so do they.
+  struct StatefulSetFacts {
+    std::uint64_t changes = 0;
+    RolloutView rollout;
+    std::int32_t redisReplicas = -1;     // spec.replicas (-1: no StatefulSet)
+    std::int32_t sentinelReplicas = -1;
+  };
+  std::optional<StatefulSetFacts> statefulsets;
+  std::optional<std::pair<std::uint64_t, std::string>> sentinelServiceIP;
 
   // The stored cluster and the report whose next status was found equal to the stored one.
   // nextStatus() reads the clock only for a condition it changes, so the same report over
