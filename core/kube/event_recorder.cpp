@@ -8,6 +8,25 @@
 
 namespace kun {
 
+namespace {
+
+// A JSON object built from members given in key order, each appended at the end of the
+// map. An Event is built on every first occurrence (by the operator and by every simulated
+// controller), and nlohmann's initializer lists first build a two-element array per member.
+class SortedObject {
+ public:
+  SortedObject& add(const char* key, Object value) {
+    members_.emplace_hint(members_.end(), key, std::move(value));
+    return *this;
+  }
+  Object done() { return Object(std::move(members_)); }
+
+ private:
+  Object::object_t members_;
+};
+
+}  // namespace
+
 std::string_view eventTypeName(EventType t) {
   return t == EventType::Warning ? "Warning" : "Normal";
 }
@@ -68,28 +87,34 @@ bool EventRecorder::createNew(const Key& key, const Object& involved, EventType 
     seq = seq_++;
   }
   const std::int64_t nanos = loop_.wallMicros() * 1000 + static_cast<std::int64_t>(seq % 1000);
-  Object ev = {
-      {"apiVersion", "v1"},
-      {"kind", "Event"},
-      {"metadata", {{"name", fmt::format("{}.{:x}", meta::name(involved), nanos)}, {"namespace", ns}}},
-      {"involvedObject",
-       {{"apiVersion", involved.value("apiVersion", "")},
-        {"kind", involved.value("kind", "")},
-        {"name", meta::name(involved)},
-        {"namespace", meta::namespaceOf(involved)},
-        {"uid", meta::uid(involved)},
-        {"resourceVersion", meta::resourceVersion(involved)}}},
-      {"reason", reason},
-      {"message", message},
-      {"type", eventTypeName(type)},
-      {"source", {{"component", component_}}},
-      {"reportingComponent", component_},
-      {"reportingInstance", host_},
-      {"firstTimestamp", now},
-      {"lastTimestamp", now},
-      {"count", 1},
-  };
-  if (!host_.empty()) ev["source"]["host"] = host_;
+  SortedObject source;
+  source.add("component", component_);
+  if (!host_.empty()) source.add("host", host_);
+  const Object ev = SortedObject()
+                        .add("apiVersion", "v1")
+                        .add("count", 1)
+                        .add("firstTimestamp", now)
+                        .add("involvedObject", SortedObject()
+                                                   .add("apiVersion", involved.value("apiVersion", ""))
+                                                   .add("kind", involved.value("kind", ""))
+                                                   .add("name", meta::name(involved))
+                                                   .add("namespace", meta::namespaceOf(involved))
+                                                   .add("resourceVersion", meta::resourceVersion(involved))
+                                                   .add("uid", meta::uid(involved))
+                                                   .done())
+                        .add("kind", "Event")
+                        .add("lastTimestamp", now)
+                        .add("message", message)
+                        .add("metadata", SortedObject()
+                                             .add("name", fmt::format("{}.{:x}", meta::name(involved), nanos))
+                                             .add("namespace", ns)
+                                             .done())
+                        .add("reason", reason)
+                        .add("reportingComponent", component_)
+                        .add("reportingInstance", host_)
+                        .add("source", source.done())
+                        .add("type", eventTypeName(type))
+                        .done();
   auto res = client_.create(res::events, ev);
   if (!res.ok()) return false;
   created_.fetch_add(1, std::memory_order_relaxed);

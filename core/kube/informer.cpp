@@ -112,6 +112,7 @@ void Informer::listAndWatch() {
     old = std::move(cache_);
     cache_ = fresh;
     reindex();
+    changes_.fetch_add(1, std::memory_order_release);
   }
   for (const auto& [k, obj] : old) {
     if (!fresh.count(k)) deliver(WatchEventType::Deleted, obj, obj);
@@ -170,6 +171,7 @@ void Informer::onEvent(const WatchEvent& ev) {
       cache_[k] = obj;
       indexAdd(k, obj);
     }
+    changes_.fetch_add(1, std::memory_order_release);
   }
   if (ev.type == WatchEventType::Deleted) {
     deliver(WatchEventType::Deleted, obj, old);

@@ -57,6 +57,9 @@ class Informer {
   // Objects in ns ("" = all) matching sel, sorted by key.
   std::vector<ObjectPtr> list(std::string_view ns, const LabelSelector& sel = {}) const;
   std::size_t size() const;
+  // Counts the changes to the cache: two reads between which it did not move read the same
+  // objects, so a caller may keep what it derived from the first (read it before reading).
+  std::uint64_t changes() const { return changes_.load(std::memory_order_acquire); }
   // Counters, for tests and metrics.
   std::uint64_t lists() const { return lists_; }
   std::uint64_t watchesStarted() const { return watches_; }
@@ -81,6 +84,7 @@ class Informer {
   std::vector<Handler> handlers_;
   mutable std::shared_mutex cacheMu_;  // writers: the loop thread; readers: any thread
   std::map<std::string, ObjectPtr, std::less<>> cache_;
+  std::atomic<std::uint64_t> changes_{0};  // bumped under cacheMu_, after each change
   // Per Options::indexLabels entry (same order): label value -> the cached objects carrying
   // it, by cache key.
   std::vector<std::map<std::string, std::map<std::string, ObjectPtr>, std::less<>>> indexes_;

@@ -3,7 +3,8 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
-#include <iterator>
+
+#include "core/redis/key_table.h"
 
 namespace kun {
 
@@ -16,9 +17,13 @@ std::string lower(std::string_view s) {
   return out;
 }
 
+// std::isspace of the "C" locale (the programs never set another), without a library call
+// per character: every line of every INFO reply is trimmed.
+bool isSpace(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+
 std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  while (!s.empty() && isSpace(s.front())) s.remove_prefix(1);
+  while (!s.empty() && isSpace(s.back())) s.remove_suffix(1);
   return s;
 }
 
@@ -63,26 +68,25 @@ Status readBool(const Source& src, std::string_view key, bool& out) {
 
 template <class Source>
 void readString(const Source& src, std::string_view key, std::string& out) {
-  if (const auto* v = lookup(src, key)) out = std::string(*v);
+  if (const auto* v = lookup(src, key)) out.assign(v->data(), v->size());
 }
 
 // Every field but role and the replica entries, in one order for both sources, so both
 // give the same result and the same first error.
 template <class Source>
 Status readReplicationFields(const Source& src, ReplicationInfo& r) {
-  for (Status s : {readInt(src, "connected_slaves", r.connectedSlaves),
-                   readInt(src, "master_port", r.masterPort),
-                   readInt(src, "master_last_io_seconds_ago", r.masterLastIoSecondsAgo),
-                   readInt(src, "slave_repl_offset", r.slaveReplOffset),
-                   readInt(src, "master_link_down_since_seconds", r.masterLinkDownSinceSeconds),
-                   readInt(src, "slave_priority", r.slavePriority),
-                   readInt(src, "master_repl_offset", r.masterReplOffset),
-                   readInt(src, "second_repl_offset", r.secondReplOffset),
-                   readBool(src, "master_sync_in_progress", r.masterSyncInProgress),
-                   readBool(src, "slave_read_only", r.slaveReadOnly),
-                   readBool(src, "repl_backlog_active", r.replBacklogActive)}) {
-    if (!s) return s;
-  }
+  // Stops at the first bad number: the fields read after it would be thrown away with r.
+  if (Status s = readInt(src, "connected_slaves", r.connectedSlaves); !s) return s;
+  if (Status s = readInt(src, "master_port", r.masterPort); !s) return s;
+  if (Status s = readInt(src, "master_last_io_seconds_ago", r.masterLastIoSecondsAgo); !s) return s;
+  if (Status s = readInt(src, "slave_repl_offset", r.slaveReplOffset); !s) return s;
+  if (Status s = readInt(src, "master_link_down_since_seconds", r.masterLinkDownSinceSeconds); !s) return s;
+  if (Status s = readInt(src, "slave_priority", r.slavePriority); !s) return s;
+  if (Status s = readInt(src, "master_repl_offset", r.masterReplOffset); !s) return s;
+  if (Status s = readInt(src, "second_repl_offset", r.secondReplOffset); !s) return s;
+  if (Status s = readBool(src, "master_sync_in_progress", r.masterSyncInProgress); !s) return s;
+  if (Status s = readBool(src, "slave_read_only", r.slaveReadOnly); !s) return s;
+  if (Status s = readBool(src, "repl_backlog_active", r.replBacklogActive); !s) return s;
   readString(src, "master_host", r.masterHost);
   readString(src, "master_link_status", r.masterLinkStatus);
   readString(src, "master_failover_state", r.masterFailoverState);
@@ -192,8 +196,8 @@ namespace {
 // section maps of parseInfo() was most of its cost. Same rules as parseInfo(): trimmed
 // lines, section names compared in lower case, the last of a repeated key wins.
 struct ReplicationLines {
-  // The keys parseReplicationInfo() reads, in the order it reads them.
-  static constexpr std::string_view kKeys[] = {
+  // The keys parseReplicationInfo() reads.
+  static constexpr KeyTable kKeys{{
       "role",
       "connected_slaves",
       "master_port",
@@ -211,16 +215,15 @@ struct ReplicationLines {
       "master_failover_state",
       "master_replid",
       "master_replid2",
-  };
-  static constexpr std::size_t kCount = std::size(kKeys);
+  }};
+  static constexpr std::size_t kCount = kKeys.size();
   std::string_view values[kCount];
   bool present[kCount] = {};
   std::vector<std::pair<std::string_view, std::string_view>> slaves;  // slaveN lines
 
   const std::string_view* find(std::string_view key) const {
-    for (std::size_t i = 0; i < kCount; ++i)
-      if (kKeys[i] == key) return present[i] ? &values[i] : nullptr;
-    return nullptr;
+    const std::size_t i = kKeys.indexOf(key);
+    return i < kCount && present[i] ? &values[i] : nullptr;
   }
 };
 
@@ -246,13 +249,12 @@ ReplicationLines replicationLines(std::string_view text) {
     auto colon = line.find(':');
     if (colon == std::string_view::npos) continue;
     const std::string_view key = line.substr(0, colon), value = line.substr(colon + 1);
-    bool known = false;
-    for (std::size_t i = 0; i < ReplicationLines::kCount && !known; ++i) {
-      if (ReplicationLines::kKeys[i] != key) continue;
+    if (const std::size_t i = ReplicationLines::kKeys.indexOf(key); i < ReplicationLines::kCount) {
       out.values[i] = value;
-      out.present[i] = known = true;
+      out.present[i] = true;
+    } else if (key.size() > 5 && key.compare(0, 5, "slave") == 0) {
+      out.slaves.emplace_back(key, value);
     }
-    if (!known && key.size() > 5 && key.compare(0, 5, "slave") == 0) out.slaves.emplace_back(key, value);
   }
   return out;
 }
@@ -275,7 +277,8 @@ Result<ReplicationInfo> parseReplicationInfo(std::string_view infoText) {
   // As the section map would hold them: by key, the last of a repeated one, so that the
   // first bad entry reported is the same.
   auto& slaves = lines.slaves;
-  std::stable_sort(slaves.begin(), slaves.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  auto byKey = [](const auto& a, const auto& b) { return a.first < b.first; };
+  if (!std::is_sorted(slaves.begin(), slaves.end(), byKey)) std::stable_sort(slaves.begin(), slaves.end(), byKey);
   for (std::size_t i = 0; i < slaves.size(); ++i) {
     if (i + 1 < slaves.size() && slaves[i + 1].first == slaves[i].first) continue;
     const auto& [key, value] = slaves[i];

@@ -1,7 +1,10 @@
 #include "core/redis/sentinel_parser.h"
 
+#include <algorithm>
+#include <array>
 #include <charconv>
 
+#include "core/redis/key_table.h"
 #include "core/redis/reply_error.h"
 
 namespace kun {
@@ -18,81 +21,74 @@ bool toInt(std::string_view s, Int& out) {
   return ec == std::errc() && p == s.data() + s.size();
 }
 
-// One entry's [k1, v1, k2, v2, ...] in place: keys and values point into the reply, except
-// integer values, written out in `numbers` (reserved up front, so the views into it stay
-// valid). The lists are read on every reconcile (three sentinels, a line per replica), so
-// nothing is copied and no map is built unless asked for.
-struct FlatFields {
-  std::vector<std::pair<std::string_view, std::string_view>> items;
-  std::vector<std::string> numbers;
-  const std::string_view* find(std::string_view key) const {
-    for (const auto& [k, v] : items)
-      if (k == key) return &v;
-    return nullptr;
-  }
-  SentinelFieldList toList() const {
-    SentinelFieldList l;
-    l.items.reserve(items.size());
-    for (const auto& [k, v] : items) l.items.emplace_back(k, v);
-    return l;
+// One entry's values for the keys of a table, pointing into the reply: the first of a
+// repeated key. Checks the entry's shape as parseSentinelFields does.
+template <std::size_t N>
+struct EntryValues {
+  std::array<const RedisReply*, N> at{};
+
+  Status collect(const RedisReply& entry, const KeyTable<N>& keys) {
+    if (entry.type != RedisReply::Type::Array) {
+      return unexpectedReply("SENTINEL", "a flat key/value array", entry);
+    }
+    const auto& e = entry.elements;
+    if (e.size() % 2 != 0) {
+      return makeError(Reason::Invalid, "SENTINEL: key/value array has an odd number of elements");
+    }
+    for (std::size_t i = 0; i < e.size(); i += 2) {
+      const auto& k = e[i];
+      const auto& v = e[i + 1];
+      if (!isText(k)) return makeError(Reason::Invalid, "SENTINEL: a key is not a string");
+      if (!isText(v) && v.type != RedisReply::Type::Integer) {
+        return makeError(Reason::Invalid, "SENTINEL: value of " + k.str + " is not a string", k.str);
+      }
+      const std::size_t slot = keys.indexOf(k.str);
+      if (slot < N && at[slot] == nullptr) at[slot] = &v;
+    }
+    return {};
   }
 };
 
-Result<FlatFields> flatFields(const RedisReply& reply) {
-  if (reply.type != RedisReply::Type::Array) {
-    return unexpectedReply("SENTINEL", "a flat key/value array", reply);
-  }
-  if (reply.elements.size() % 2 != 0) {
-    return makeError(Reason::Invalid, "SENTINEL: key/value array has an odd number of elements");
-  }
-  FlatFields out;
-  out.items.reserve(reply.elements.size() / 2);
-  std::size_t integers = 0;
-  for (std::size_t i = 1; i < reply.elements.size(); i += 2)
-    if (reply.elements[i].type == RedisReply::Type::Integer) ++integers;
-  out.numbers.reserve(integers);
-  for (std::size_t i = 0; i < reply.elements.size(); i += 2) {
-    const auto& k = reply.elements[i];
-    const auto& v = reply.elements[i + 1];
-    if (!isText(k)) return makeError(Reason::Invalid, "SENTINEL: a key is not a string");
-    if (isText(v)) {
-      out.items.emplace_back(k.str, v.str);
-    } else if (v.type == RedisReply::Type::Integer) {
-      out.numbers.push_back(std::to_string(v.integer));
-      out.items.emplace_back(k.str, out.numbers.back());
-    } else {
-      return makeError(Reason::Invalid, "SENTINEL: value of " + k.str + " is not a string", k.str);
-    }
-  }
-  return out;
+// A value as text: integers written out, as Sentinel's own bulk strings would be.
+std::string textOf(const RedisReply& v) {
+  return v.type == RedisReply::Type::Integer ? std::to_string(v.integer) : v.str;
 }
 
 // Reads typed fields from one entry, remembering the first bad number.
+template <std::size_t N>
 class FieldReader {
  public:
-  FieldReader(const FlatFields& f, std::string_view what) : f_(f), what_(what) {}
+  FieldReader(const KeyTable<N>& keys, const EntryValues<N>& values, std::string_view what)
+      : keys_(keys), values_(values), what_(what) {}
 
-  void str(const char* key, std::string& out) {
-    if (const std::string_view* v = f_.find(key)) out = std::string(*v);
-  }
-  template <class Int>
-  void num(const char* key, Int& out) {
-    const std::string_view* v = f_.find(key);
-    if (v == nullptr || !error_.empty()) return;
-    if (!toInt(*v, out)) {
-      error_ = key;
-      bad_ = *v;
+  void str(std::size_t key, std::string& out) {
+    if (const RedisReply* v = values_.at[key]) {
+      if (v->type == RedisReply::Type::Integer) out = std::to_string(v->integer);
+      else out = v->str;
     }
   }
   template <class Int>
-  void optNum(const char* key, std::optional<Int>& out) {
-    if (f_.find(key) == nullptr) return;
+  void num(std::size_t key, Int& out) {
+    const RedisReply* v = values_.at[key];
+    if (v == nullptr || !error_.empty()) return;
+    const bool ok = v->type == RedisReply::Type::Integer ? toInt(std::to_string(v->integer), out) : toInt(v->str, out);
+    if (!ok) {
+      error_ = keys_.name(key);
+      bad_ = textOf(*v);
+    }
+  }
+  template <class Int>
+  void optNum(std::size_t key, std::optional<Int>& out) {
+    if (values_.at[key] == nullptr) return;
     Int v{};
     num(key, v);
     out = v;
   }
-  void flags(SentinelFlags& out) {
-    if (const std::string_view* v = f_.find("flags")) out = SentinelFlags::parse(*v);
+  void flags(std::size_t key, SentinelFlags& out) {
+    if (const RedisReply* v = values_.at[key]) {
+      if (v->type == RedisReply::Type::Integer) out = SentinelFlags::parse(std::to_string(v->integer));
+      else out = SentinelFlags::parse(v->str);
+    }
   }
   Status status() const {
     if (error_.empty()) return {};
@@ -101,100 +97,125 @@ class FieldReader {
   }
 
  private:
-  const FlatFields& f_;
+  const KeyTable<N>& keys_;
+  const EntryValues<N>& values_;
   std::string_view what_;
   std::string error_;
   std::string bad_;
 };
 
-Result<SentinelMasterInfo> masterFrom(const FlatFields& f) {
-  SentinelMasterInfo m;
-  FieldReader r(f, "SENTINEL MASTER");
-  r.str("name", m.name);
-  r.str("ip", m.ip);
-  r.num("port", m.port);
-  r.str("runid", m.runId);
-  r.flags(m.flags);
-  r.str("failover-state", m.failoverState);
-  r.num("link-pending-commands", m.linkPendingCommands);
-  r.num("last-ping-sent", m.lastPingSentMs);
-  r.num("last-ok-ping-reply", m.lastOkPingReplyMs);
-  r.num("last-ping-reply", m.lastPingReplyMs);
-  r.optNum("s-down-time", m.sDownTimeMs);
-  r.optNum("o-down-time", m.oDownTimeMs);
-  r.num("down-after-milliseconds", m.downAfterMs);
-  r.num("info-refresh", m.infoRefreshMs);
-  r.str("role-reported", m.roleReported);
-  r.num("config-epoch", m.configEpoch);
-  r.num("num-slaves", m.numSlaves);
-  r.num("num-other-sentinels", m.numOtherSentinels);
-  r.num("quorum", m.quorum);
-  r.num("failover-timeout", m.failoverTimeoutMs);
-  r.num("parallel-syncs", m.parallelSyncs);
-  if (Status s = r.status(); !s) return s.error();
-  m.fields = f.toList();
-  return m;
+// One entry of a kind whose keys are K: its shape checked, then the fields every kind
+// starts with (name, ip, port, runid, flags), then the kind's own (`rest`).
+template <const auto& K, class Info, class Rest>
+Status readEntry(const RedisReply& entry, std::string_view what, Info& info, Rest rest) {
+  EntryValues<K.size()> values;
+  if (Status s = values.collect(entry, K); !s) return s;
+  FieldReader r(K, values, what);
+  r.str(K.at("name"), info.name);
+  r.str(K.at("ip"), info.ip);
+  r.num(K.at("port"), info.port);
+  r.str(K.at("runid"), info.runId);
+  r.flags(K.at("flags"), info.flags);
+  rest(r, info);
+  return r.status();
 }
 
-Result<SentinelReplicaInfo> replicaFrom(const FlatFields& f) {
-  SentinelReplicaInfo s;
-  FieldReader r(f, "SENTINEL REPLICAS");
-  r.str("name", s.name);
-  r.str("ip", s.ip);
-  r.num("port", s.port);
-  r.str("runid", s.runId);
-  r.flags(s.flags);
-  r.num("last-ok-ping-reply", s.lastOkPingReplyMs);
-  r.num("info-refresh", s.infoRefreshMs);
-  r.str("role-reported", s.roleReported);
-  r.num("master-link-down-time", s.masterLinkDownTimeMs);
-  r.str("master-link-status", s.masterLinkStatus);
-  r.str("master-host", s.masterHost);
-  r.num("master-port", s.masterPort);
-  r.num("slave-priority", s.slavePriority);
-  r.num("slave-repl-offset", s.slaveReplOffset);
-  int announced = s.replicaAnnounced ? 1 : 0;
-  r.num("replica-announced", announced);
-  s.replicaAnnounced = announced != 0;
-  if (Status st = r.status(); !st) return st.error();
-  return s;
+constexpr KeyTable kMasterKeys({
+    "name", "ip", "port", "runid", "flags", "failover-state", "link-pending-commands", "last-ping-sent",
+    "last-ok-ping-reply", "last-ping-reply", "s-down-time", "o-down-time", "down-after-milliseconds", "info-refresh",
+    "role-reported", "config-epoch", "num-slaves", "num-other-sentinels", "quorum", "failover-timeout",
+    "parallel-syncs",
+});
+
+// The typed fields of a master entry (`fields` is left to the caller).
+Status readMaster(const RedisReply& entry, SentinelMasterInfo& m) {
+  return readEntry<kMasterKeys>(entry, "SENTINEL MASTER", m, [](auto& r, SentinelMasterInfo& m) {
+    constexpr const auto& K = kMasterKeys;
+    r.str(K.at("failover-state"), m.failoverState);
+    r.num(K.at("link-pending-commands"), m.linkPendingCommands);
+    r.num(K.at("last-ping-sent"), m.lastPingSentMs);
+    r.num(K.at("last-ok-ping-reply"), m.lastOkPingReplyMs);
+    r.num(K.at("last-ping-reply"), m.lastPingReplyMs);
+    r.optNum(K.at("s-down-time"), m.sDownTimeMs);
+    r.optNum(K.at("o-down-time"), m.oDownTimeMs);
+    r.num(K.at("down-after-milliseconds"), m.downAfterMs);
+    r.num(K.at("info-refresh"), m.infoRefreshMs);
+    r.str(K.at("role-reported"), m.roleReported);
+    r.num(K.at("config-epoch"), m.configEpoch);
+    r.num(K.at("num-slaves"), m.numSlaves);
+    r.num(K.at("num-other-sentinels"), m.numOtherSentinels);
+    r.num(K.at("quorum"), m.quorum);
+    r.num(K.at("failover-timeout"), m.failoverTimeoutMs);
+    r.num(K.at("parallel-syncs"), m.parallelSyncs);
+  });
 }
 
-Result<SentinelPeerInfo> peerFrom(const FlatFields& f) {
-  SentinelPeerInfo p;
-  FieldReader r(f, "SENTINEL SENTINELS");
-  r.str("name", p.name);
-  r.str("ip", p.ip);
-  r.num("port", p.port);
-  r.str("runid", p.runId);
-  r.flags(p.flags);
-  r.num("last-hello-message", p.lastHelloMessageMs);
-  r.str("voted-leader", p.votedLeader);
-  r.num("voted-leader-epoch", p.votedLeaderEpoch);
-  if (Status s = r.status(); !s) return s.error();
-  return p;
+// Every field of an already checked entry, in order, as text.
+SentinelFieldList fieldList(std::vector<RedisReply> kv) {
+  for (auto& e : kv) {
+    if (e.type == RedisReply::Type::Integer) e = RedisReply::bulk(std::to_string(e.integer));
+  }
+  return SentinelFieldList{std::move(kv)};
 }
 
-template <class T, class Build>
-Result<std::vector<T>> listOf(const RedisReply& reply, std::string_view what, Build build) {
+Status readMasterEntry(const RedisReply& entry, SentinelMasterInfo& m) {
+  if (Status s = readMaster(entry, m); !s) return s;
+  m.fields = fieldList(entry.elements);
+  return {};
+}
+
+constexpr KeyTable kReplicaKeys({
+    "name", "ip", "port", "runid", "flags", "last-ok-ping-reply", "info-refresh", "role-reported",
+    "master-link-down-time", "master-link-status", "master-host", "master-port", "slave-priority",
+    "slave-repl-offset", "replica-announced",
+});
+
+Status readReplica(const RedisReply& entry, SentinelReplicaInfo& s) {
+  return readEntry<kReplicaKeys>(entry, "SENTINEL REPLICAS", s, [](auto& r, SentinelReplicaInfo& s) {
+    constexpr const auto& K = kReplicaKeys;
+    r.num(K.at("last-ok-ping-reply"), s.lastOkPingReplyMs);
+    r.num(K.at("info-refresh"), s.infoRefreshMs);
+    r.str(K.at("role-reported"), s.roleReported);
+    r.num(K.at("master-link-down-time"), s.masterLinkDownTimeMs);
+    r.str(K.at("master-link-status"), s.masterLinkStatus);
+    r.str(K.at("master-host"), s.masterHost);
+    r.num(K.at("master-port"), s.masterPort);
+    r.num(K.at("slave-priority"), s.slavePriority);
+    r.num(K.at("slave-repl-offset"), s.slaveReplOffset);
+    int announced = s.replicaAnnounced ? 1 : 0;
+    r.num(K.at("replica-announced"), announced);
+    s.replicaAnnounced = announced != 0;
+  });
+}
+
+constexpr KeyTable kPeerKeys({
+    "name", "ip", "port", "runid", "flags", "last-hello-message", "voted-leader", "voted-leader-epoch",
+});
+
+Status readPeer(const RedisReply& entry, SentinelPeerInfo& p) {
+  return readEntry<kPeerKeys>(entry, "SENTINEL SENTINELS", p, [](auto& r, SentinelPeerInfo& p) {
+    constexpr const auto& K = kPeerKeys;
+    r.num(K.at("last-hello-message"), p.lastHelloMessageMs);
+    r.str(K.at("voted-leader"), p.votedLeader);
+    r.num(K.at("voted-leader-epoch"), p.votedLeaderEpoch);
+  });
+}
+
+// Each entry is read in place into the list: nothing is built to be moved.
+template <class T>
+Result<std::vector<T>> listOf(const RedisReply& reply, std::string_view what, Status (*read)(const RedisReply&, T&)) {
   if (reply.type != RedisReply::Type::Array) return unexpectedReply(what, "an array", reply);
   std::vector<T> out;
   out.reserve(reply.elements.size());
-  for (const auto& e : reply.elements) {
-    auto fields = flatFields(e);
-    if (!fields) return fields.error();
-    auto item = build(*fields);
-    if (!item) return item.error();
-    out.push_back(std::move(*item));
-  }
+  for (const auto& e : reply.elements)
+    if (Status s = read(e, out.emplace_back()); !s) return s.error();
   return out;
 }
-
 }  // namespace
 
 const std::string* SentinelFieldList::find(std::string_view key) const {
-  for (auto it = items.rbegin(); it != items.rend(); ++it)
-    if (it->first == key) return &it->second;
+  for (std::size_t i = kv.size() / 2; i-- > 0;)
+    if (kv[2 * i].str == key) return &kv[2 * i + 1].str;
   return nullptr;
 }
 
@@ -210,6 +231,7 @@ std::string SentinelFieldList::operator[](std::string_view key) const {
 
 SentinelFlags SentinelFlags::parse(std::string_view text) {
   SentinelFlags f;
+  if (!text.empty()) f.names.reserve(static_cast<std::size_t>(std::count(text.begin(), text.end(), ',')) + 1);
   while (!text.empty()) {
     auto comma = text.find(',');
     std::string_view n = text.substr(0, comma);
@@ -264,21 +286,28 @@ Result<SentinelFields> parseSentinelFields(const RedisReply& reply) {
 }
 
 Result<SentinelMasterInfo> parseSentinelMaster(const RedisReply& reply) {
-  auto fields = flatFields(reply);
-  if (!fields) return fields.error();
-  return masterFrom(*fields);
+  SentinelMasterInfo m;
+  if (Status s = readMasterEntry(reply, m); !s) return s.error();
+  return m;
+}
+
+Result<SentinelMasterInfo> parseSentinelMaster(RedisReply&& reply) {
+  SentinelMasterInfo m;
+  if (Status s = readMaster(reply, m); !s) return s.error();
+  m.fields = fieldList(std::move(reply.elements));
+  return m;
 }
 
 Result<std::vector<SentinelMasterInfo>> parseSentinelMasters(const RedisReply& reply) {
-  return listOf<SentinelMasterInfo>(reply, "SENTINEL MASTERS", masterFrom);
+  return listOf<SentinelMasterInfo>(reply, "SENTINEL MASTERS", readMasterEntry);
 }
 
 Result<std::vector<SentinelReplicaInfo>> parseSentinelReplicas(const RedisReply& reply) {
-  return listOf<SentinelReplicaInfo>(reply, "SENTINEL REPLICAS", replicaFrom);
+  return listOf<SentinelReplicaInfo>(reply, "SENTINEL REPLICAS", readReplica);
 }
 
 Result<std::vector<SentinelPeerInfo>> parseSentinelSentinels(const RedisReply& reply) {
-  return listOf<SentinelPeerInfo>(reply, "SENTINEL SENTINELS", peerFrom);
+  return listOf<SentinelPeerInfo>(reply, "SENTINEL SENTINELS", readPeer);
 }
 
 Result<std::optional<RedisEndpoint>> parseMasterAddr(const RedisReply& reply) {

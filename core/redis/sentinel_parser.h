@@ -44,12 +44,15 @@ using SentinelFields = std::map<std::string, std::string>;
 // SENTINEL MASTER is read from every sentinel on every reconcile, and looked up only a few
 // times. A repeated key reads as its last value, as in a map built from the same reply.
 struct SentinelFieldList {
-  std::vector<std::pair<std::string, std::string>> items;
+  // [k1, v1, k2, v2, ...]: the reply's own elements, all text (integers written out), so
+  // that a parser given the reply takes them over without copying a string.
+  std::vector<RedisReply> kv;
 
   const std::string* find(std::string_view key) const;  // nullptr when absent
   const std::string& at(std::string_view key) const;    // std::out_of_range when absent
   std::string operator[](std::string_view key) const;   // "" when absent
-  bool empty() const { return items.empty(); }
+  std::size_t size() const { return kv.size() / 2; }
+  bool empty() const { return kv.empty(); }
 };
 
 // [k1, v1, k2, v2, ...] -> map. Invalid for an odd count or non-string elements.
@@ -122,6 +125,8 @@ struct SentinelPeerInfo {
 };
 
 Result<SentinelMasterInfo> parseSentinelMaster(const RedisReply& reply);
+// The same, for a caller done with the reply: `fields` takes its strings instead of copies.
+Result<SentinelMasterInfo> parseSentinelMaster(RedisReply&& reply);
 Result<std::vector<SentinelMasterInfo>> parseSentinelMasters(const RedisReply& reply);
 Result<std::vector<SentinelReplicaInfo>> parseSentinelReplicas(const RedisReply& reply);
 Result<std::vector<SentinelPeerInfo>> parseSentinelSentinels(const RedisReply& reply);

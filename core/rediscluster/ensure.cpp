@@ -62,21 +62,34 @@ EnsureOutcome Ensurer::ensure(const std::shared_ptr<const std::vector<DesiredObj
     memo = {};
     return out;
   }
+  const std::optional<std::uint64_t> changes = live_.changes();  // before anything is read
+  if (changes && memo.desired == desired && memo.liveChanges == changes) {
+    out.report.unchanged = static_cast<std::int32_t>(desired->size());
+    return out;
+  }
   std::vector<ObjectPtr> live;
   live.reserve(desired->size());
   for (const auto& d : *desired) live.push_back(liveOf(d));
   if (memo.desired == desired && memo.live == live) {
+    memo.liveChanges = changes;
     out.report.unchanged = static_cast<std::int32_t>(desired->size());
     return out;
   }
+  // An object the clean pass remembered found up to date, and still the same cached object,
+  // is again (ensureOne depends on nothing else): only what changed since is compared.
+  const bool sameDesired = memo.desired == desired;
   for (std::size_t i = 0; i < desired->size(); ++i) {
     // Read again: a write made earlier in this pass may already be in the cache.
     live[i] = liveOf((*desired)[i]);
+    if (sameDesired && live[i] && memo.live[i] == live[i]) {
+      ++out.report.unchanged;
+      continue;
+    }
     out.status = ensureOne((*desired)[i], live[i], out.report);
     if (!out.status) break;
   }
   if (out.ok() && out.report.unchanged == static_cast<std::int32_t>(desired->size()))
-    memo = EnsureMemo{desired, std::move(live)};
+    memo = EnsureMemo{desired, std::move(live), changes};
   else
     memo = {};
   return out;

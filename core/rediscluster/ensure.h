@@ -17,6 +17,7 @@
 // password).
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,11 +48,15 @@ struct EnsureOutcome {
 // What ensure() found on its last clean pass over one cluster's objects: this desired list
 // and the cached objects it was compared with, every one up to date. The same list against
 // the same cached objects (pointer identity; both are held, so no pointer is reused for
-// another object) gives the same answer, so it is not worked out again. Any create, update
-// or failure clears it.
+// another object) gives the same answer, so it is not worked out again; nor is the answer
+// for each object of the list still cached as the same object when others changed. Any
+// create, update or failure clears it.
 struct EnsureMemo {
   std::shared_ptr<const std::vector<DesiredObject>> desired;
   std::vector<ObjectPtr> live;
+  // LiveObjects::changes() before `live` was read: while it stays, `live` is still what
+  // the caches hold, and is not read again.
+  std::optional<std::uint64_t> liveChanges;
 };
 
 class Ensurer {
@@ -60,8 +65,8 @@ class Ensurer {
   Ensurer(KubeClient& client, const LiveObjects& live) : client_(client), live_(live) {}
 
   EnsureOutcome ensure(const std::vector<DesiredObject>& desired);
-  // The same, remembering a clean pass in memo and skipping the comparisons when nothing
-  // changed since.
+  // The same, remembering a clean pass in memo and comparing only the objects that changed
+  // since.
   EnsureOutcome ensure(const std::shared_ptr<const std::vector<DesiredObject>>& desired, EnsureMemo& memo);
 
  private:

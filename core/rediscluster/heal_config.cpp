@@ -53,8 +53,9 @@ bool recentlyChecked(const HealRun& run, const RedisNodeView& n, std::uint64_t f
          run.ctx.now - it->second.at < run.opt().configRecheck;
 }
 
-void healNode(HealRun& run, const RedisNodeView& n, const std::map<std::string, std::string>& want) {
-  const std::uint64_t fingerprint = fingerprintOf(want);
+// fingerprint: fingerprintOf(want), worked out once for the nodes that share a want.
+void healNode(HealRun& run, const RedisNodeView& n, const std::map<std::string, std::string>& want,
+              std::uint64_t fingerprint) {
   if (recentlyChecked(run, n, fingerprint)) return;
   const std::int32_t changesBefore = run.report.stateChangingCommands;
   std::vector<std::string> keys;
@@ -92,19 +93,20 @@ Next healConfig(HealRun& run) {
   for (const auto& [k, v] : run.rc().spec.config) want[lowerCase(k)] = v;
   want["masterauth"] = run.password();
   if (!want.count("min-slaves-to-write")) want.try_emplace("min-replicas-to-write", "0");
+  const std::uint64_t fingerprint = fingerprintOf(want);
   for (const auto& n : run.view().redis) {
     if (!n.reachable || n.pod.terminating) continue;
     const bool fenced = stepMovesMaster(run, n);  // by the step that moves it (heal_fenced_failover.h)
     const bool going = !staysAfterScale(run.rc(), n);  // heal_scale keeps Sentinel from promoting it
     if (!fenced && !going) {
-      healNode(run, n, want);
+      healNode(run, n, want, fingerprint);
     } else {
       auto wanted = want;
       for (const char* key : {"min-replicas-to-write", "min-slaves-to-write"})
         if (fenced) wanted.erase(key);
       for (const char* key : {"replica-priority", "slave-priority"})
         if (going) wanted.erase(key);
-      healNode(run, n, wanted);
+      healNode(run, n, wanted, fingerprintOf(wanted));
     }
     if (run.failed()) return Next::Stop;
   }

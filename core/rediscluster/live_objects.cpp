@@ -18,4 +18,10 @@ ObjectPtr InformerLiveObjects::get(const Resource& r, std::string_view ns, std::
   return i ? i->get(ns, name) : nullptr;
 }
 
+std::optional<std::uint64_t> InformerLiveObjects::changes() const {
+  std::uint64_t sum = 0;
+  for (const Informer* i : informers_) sum += i->changes();
+  return sum;
+}
+
 }  // namespace kun::rediscluster

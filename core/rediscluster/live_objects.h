@@ -1,5 +1,7 @@
 #pragma once
 // The Ensurer's view of what exists: read from informer caches, never from the API server.
+#include <cstdint>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -16,6 +18,10 @@ class LiveObjects {
   virtual bool synced(const Resource& r) const = 0;
   // The cached object, or null when the cache has none of that name.
   virtual ObjectPtr get(const Resource& r, std::string_view ns, std::string_view name) const = 0;
+  // A count that moves with every change to what this view holds: equal before two reads,
+  // they read the same objects. nullopt when the view cannot tell (nothing is then assumed
+  // unchanged).
+  virtual std::optional<std::uint64_t> changes() const { return std::nullopt; }
 };
 
 // Over informers, one per resource (matched by group, version and plural). The informers
@@ -28,6 +34,8 @@ class InformerLiveObjects final : public LiveObjects {
 
   bool synced(const Resource& r) const override;
   ObjectPtr get(const Resource& r, std::string_view ns, std::string_view name) const override;
+  // The informers' changes() added up: each only grows, so the sum stays only while all do.
+  std::optional<std::uint64_t> changes() const override;
 
  private:
   const Informer* find(const Resource& r) const;

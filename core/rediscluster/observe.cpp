@@ -124,7 +124,8 @@ RedisNodeView observeRedis(RedisAdmin& admin, const PodInfo& pod, const std::vec
   for (std::size_t i = 0; i < tries.size(); ++i) {
     // Only the replication section: everything the view needs is there, and the default
     // sections cost the node several times as much to render and the operator to parse.
-    auto reply = admin.command(ep, {"INFO", "replication"}, tries[i]);
+    static const std::vector<std::string> kInfo{"INFO", "replication"};
+    auto reply = admin.command(ep, kInfo, tries[i]);
     if (!reply.ok()) {
       v.error = reply.error();
       return v;  // the transport failed: another password will not help
@@ -160,8 +161,12 @@ SentinelNodeView observeSentinel(RedisAdmin& admin, const PodInfo& pod) {
     return v;
   }
   const RedisEndpoint ep{pod.ip, layout::kSentinelPort};
-  const std::string name(layout::kMasterName);
-  auto master = admin.command(ep, {"SENTINEL", "MASTER", name});
+  // The same three commands every time: built once.
+  static const std::string name(layout::kMasterName);
+  static const std::vector<std::string> kMaster{"SENTINEL", "MASTER", name};
+  static const std::vector<std::string> kReplicas{"SENTINEL", "REPLICAS", name};
+  static const std::vector<std::string> kSentinels{"SENTINEL", "SENTINELS", name};
+  auto master = admin.command(ep, kMaster);
   if (!master.ok()) {
     v.error = master.error();
     return v;
@@ -175,7 +180,7 @@ SentinelNodeView observeSentinel(RedisAdmin& admin, const PodInfo& pod) {
     v.reachable = true;  // it answers, and monitors nothing under our name
     return v;
   }
-  auto parsed = parseSentinelMaster(*master);
+  auto parsed = parseSentinelMaster(std::move(*master));
   if (!parsed.ok()) {
     v.error = parsed.error();
     return v;
@@ -183,10 +188,10 @@ SentinelNodeView observeSentinel(RedisAdmin& admin, const PodInfo& pod) {
   v.reachable = true;
   v.monitoring = true;
   v.master = std::move(*parsed);
-  if (auto r = admin.command(ep, {"SENTINEL", "REPLICAS", name}); r.ok()) {
+  if (auto r = admin.command(ep, kReplicas); r.ok()) {
     if (auto list = parseSentinelReplicas(*r); list.ok()) v.replicas = std::move(*list);
   }
-  if (auto r = admin.command(ep, {"SENTINEL", "SENTINELS", name}); r.ok()) {
+  if (auto r = admin.command(ep, kSentinels); r.ok()) {
     if (auto list = parseSentinelSentinels(*r); list.ok()) v.peers = std::move(*list);
   }
   return v;

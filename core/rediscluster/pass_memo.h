@@ -10,7 +10,10 @@
 // a changed cluster, pod or owned object never matches and is worked out afresh on the
 // pass that follows the change. What Redis answers is never remembered: observe() reads
 // every node on every pass.
+#include <cstdint>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/api/redis_cluster_types.h"
@@ -35,8 +38,21 @@ struct ClusterMemo {
   std::vector<ObjectPtr> redisPods;
   std::vector<ObjectPtr> sentinelPods;
   ClusterPods pods;
+  // The pod cache's changes() when they were listed: while it stays, so do the lists.
+  std::optional<std::uint64_t> podCacheChanges;
 
   EnsureMemo ensure;
+
+  // What the StatefulSet and Service caches say of the cluster, each with the cache's
+  // changes() it was read at: while that stays, so do they.
+  struct StatefulSetFacts {
+    std::uint64_t changes = 0;
+    RolloutView rollout;
+    std::int32_t redisReplicas = -1;     // spec.replicas (-1: no StatefulSet)
+    std::int32_t sentinelReplicas = -1;
+  };
+  std::optional<StatefulSetFacts> statefulsets;
+  std::optional<std::pair<std::uint64_t, std::string>> sentinelServiceIP;
 
   // The stored cluster and the report whose next status was found equal to the stored one.
   // nextStatus() reads the clock only for a condition it changes, so the same report over

@@ -193,6 +193,9 @@ const ClusterPods& Reconciler::podsOf(const std::string& ns, const std::string& 
     memo.redisSelector = LabelSelector::fromMap(selectorLabels(name, Component::Redis));
     memo.sentinelSelector = LabelSelector::fromMap(selectorLabels(name, Component::Sentinel));
   }
+  const std::uint64_t changes = caches_.pods().changes();
+  if (memo.podCacheChanges == changes) return memo.pods;  // the lists would be the same
+  memo.podCacheChanges = changes;
   // The same pod objects as last time: the same PodInfo.
   auto redis = caches_.pods().list(ns, memo.redisSelector);
   if (redis != memo.redisPods) {
@@ -207,11 +210,17 @@ const ClusterPods& Reconciler::podsOf(const std::string& ns, const std::string& 
   return memo.pods;
 }
 
-std::string Reconciler::sentinelServiceIP(const std::string& ns, const std::string& name) const {
-  ObjectPtr svc = caches_.services().get(ns, names::sentinel(name));
-  if (!svc) return {};
-  std::string ip = stringAt(*svc, {"spec", "clusterIP"});
-  return ip == "None" ? std::string() : ip;
+const std::string& Reconciler::sentinelServiceIP(const std::string& ns, const std::string& name,
+                                                 ClusterMemo& memo) const {
+  const std::uint64_t changes = caches_.services().changes();  // before reading
+  if (memo.sentinelServiceIP && memo.sentinelServiceIP->first == changes) return memo.sentinelServiceIP->second;
+  std::string ip;
+  if (ObjectPtr svc = caches_.services().get(ns, names::sentinel(name))) {
+    ip = stringAt(*svc, {"spec", "clusterIP"});
+    if (ip == "None") ip.clear();
+  }
+  memo.sentinelServiceIP.emplace(changes, std::move(ip));
+  return memo.sentinelServiceIP->second;
 }
 
 std::int32_t Reconciler::liveReplicas(const std::string& ns, const std::string& stsName) const {
@@ -223,9 +232,13 @@ std::int32_t Reconciler::liveReplicas(const std::string& ns, const std::string& 
   return r != spec->end() && r->is_number_integer() ? r->get<std::int32_t>() : 1;
 }
 
-std::string Reconciler::redisUpdateRevision(const std::string& ns, const std::string& name) const {
-  ObjectPtr sts = caches_.statefulsets().get(ns, names::redis(name));
-  return sts ? stringAt(*sts, {"status", "updateRevision"}) : std::string();
+const ClusterMemo::StatefulSetFacts& Reconciler::statefulSetFacts(const std::string& ns, const std::string& name,
+                                                                  ClusterMemo& memo) const {
+  const std::uint64_t changes = caches_.statefulsets().changes();  // before reading
+  if (memo.statefulsets && memo.statefulsets->changes == changes) return *memo.statefulsets;
+  memo.statefulsets = ClusterMemo::StatefulSetFacts{changes, rolloutOf(ns, name), liveReplicas(ns, names::redis(name)),
+                                                    liveReplicas(ns, names::sentinel(name))};
+  return *memo.statefulsets;
 }
 
 // The password the auth Secret keeps besides the current one. A change starts when the
@@ -279,7 +292,7 @@ ReconcileResult Reconciler::reconcileValid(const Object& stored, ClusterState& s
 
   const ClusterPods& pods = podsOf(ns, name, memo);
   ClusterView view = steps_.observe(seams_.redis, pods, passwords);
-  view.rollout = rolloutOf(ns, name);
+  view.rollout = statefulSetFacts(ns, name, memo).rollout;
 
   GenerateOptions gen;
   gen.pdbVersion = opts_.pdbVersion;
@@ -311,7 +324,10 @@ ReconcileResult Reconciler::reconcileValid(const Object& stored, ClusterState& s
     return ReconcileResult::failed(e);
   }
 
-  HealContext ctx{seams_.redis, seams_.kube, rc, view, passwords, redisUpdateRevision(ns, name), opts_.heal,
+  // The redis StatefulSet's update revision, as rolloutOf reads it (read again: Ensure may
+  // have written since).
+  HealContext ctx{seams_.redis, seams_.kube, rc, view, passwords,
+                  statefulSetFacts(ns, name, memo).rollout.redisUpdateRevision, opts_.heal,
                   &state.configChecks, seams_.loop.now()};
   const HealReport healed = steps_.heal(ctx);
   bump(stats_.healActions, healed.actions.size());
@@ -327,9 +343,9 @@ ReconcileResult Reconciler::reconcileValid(const Object& stored, ClusterState& s
   memo.waits = healed.waits;
   const Health health = steps_.assess(rc, view);
 
+  const auto& sts = statefulSetFacts(ns, name, memo);
   const PhaseDecision phase = decidePhase(PhaseInput{rc, health, healed, ensured.report.updated, ensured.report.created,
-                                                     liveReplicas(ns, names::redis(name)),
-                                                     liveReplicas(ns, names::sentinel(name))});
+                                                     sts.redisReplicas, sts.sentinelReplicas});
   StatusReport report;
   report.phase = phase.phase;
   report.reason = phase.reason;
@@ -340,7 +356,7 @@ ReconcileResult Reconciler::reconcileValid(const Object& stored, ClusterState& s
     report.failedMessage = redact(healed.status.error().message, passwords);
   }
   if (!health.masterIP.empty()) report.masterIP = health.masterIP;
-  if (std::string ip = sentinelServiceIP(ns, name); !ip.empty()) report.sentinelIP = ip;
+  if (const std::string& ip = sentinelServiceIP(ns, name, memo); !ip.empty()) report.sentinelIP = ip;
   report.observedGeneration = rc.generation();
 
   const bool wasHealthy = conditionTrue(parsed.status, conditions::kHealthy);

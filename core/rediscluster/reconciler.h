@@ -105,10 +105,11 @@ class Reconciler {
   void forget(const std::string& key);
   ReconcileResult reconcileValid(const Object& stored, ClusterState& state);
   const ClusterPods& podsOf(const std::string& ns, const std::string& name, ClusterMemo& memo) const;
-  std::string sentinelServiceIP(const std::string& ns, const std::string& name) const;
+  const std::string& sentinelServiceIP(const std::string& ns, const std::string& name, ClusterMemo& memo) const;
   std::int32_t liveReplicas(const std::string& ns, const std::string& stsName) const;
-  std::string redisUpdateRevision(const std::string& ns, const std::string& name) const;
   RolloutView rolloutOf(const std::string& ns, const std::string& name) const;
+  const ClusterMemo::StatefulSetFacts& statefulSetFacts(const std::string& ns, const std::string& name,
+                                                        ClusterMemo& memo) const;
   std::string passwordToKeep(const api::RedisCluster& rc, const ClusterView& view) const;
   void reportHealth(const std::string& key, std::optional<bool> healthy) {
     if (seams_.onHealth) seams_.onHealth(key, healthy);

@@ -29,21 +29,30 @@ api::RedisClusterStatus nextStatus(const api::RedisClusterStatus& current, const
   return s;
 }
 
-bool statusUnchanged(const api::RedisCluster& stored, const api::RedisClusterStatus& next) {
+namespace {
+
+// The stored cluster's status object ({} when it has none).
+const Object& storedStatus(const api::RedisCluster& stored) {
   static const Object kEmpty = Object::object();
-  const Object* was = &kEmpty;
   if (stored.original) {
     auto it = stored.original->find("status");
-    if (it != stored.original->end() && it->is_object()) was = &*it;
+    if (it != stored.original->end() && it->is_object()) return *it;
   }
-  return api::toObject(next) == *was;
+  return kEmpty;
+}
+
+}  // namespace
+
+bool statusUnchanged(const api::RedisCluster& stored, const api::RedisClusterStatus& next) {
+  return api::toObject(next) == storedStatus(stored);
 }
 
 Result<bool> writeStatusIfChanged(KubeClient& client, const api::RedisCluster& stored,
                                   const api::RedisClusterStatus& next) {
-  if (statusUnchanged(stored, next)) return false;
+  Object status = api::toObject(next);  // once: compared, then written
+  if (status == storedStatus(stored)) return false;
   Object o = stored.original ? *stored.original : api::toObject(stored);
-  o["status"] = api::toObject(next);
+  o["status"] = std::move(status);
   auto written = client.updateStatusShared(res::redisclusters, std::move(o));
   if (!written) return written.error();
   return true;

@@ -5,23 +5,30 @@
 
 namespace kun::redissim {
 
+namespace {
+
+// One of the names, ignoring case. Called on every admin command: no lower-cased copies.
+bool isAnyOf(std::string_view word, std::initializer_list<std::string_view> names) {
+  for (std::string_view n : names)
+    if (iequals(word, n)) return true;
+  return false;
+}
+
+}  // namespace
+
 bool isReadOnlyCommand(const Argv& argv) {
   if (argv.empty()) return true;
-  const std::string c = lower(argv[0]);
-  static const char* kRead[] = {"info", "ping", "role", "get", "dbsize", "exists", "echo", "auth", "hello"};
-  for (const char* r : kRead)
-    if (c == r) return true;
-  const std::string sub = argv.size() > 1 ? lower(argv[1]) : std::string();
-  if (c == "config") return sub == "get";
-  if (c == "client") return sub == "list" || sub == "getname" || sub == "id" || sub == "info";
-  if (c == "sentinel") {
-    static const char* kSentinelRead[] = {"masters",   "master",   "replicas", "slaves",     "sentinels",
-                                          "get-master-addr-by-name", "ckquorum", "myid", "info-cache",
-                                          "pending-scripts"};
-    for (const char* r : kSentinelRead)
-      if (sub == r) return true;
-    if (sub == "config") return argv.size() > 2 && iequals(argv[2], "get");
-    if (sub == "debug") return argv.size() == 2;
+  const std::string_view c = argv[0];
+  if (isAnyOf(c, {"info", "ping", "role", "get", "dbsize", "exists", "echo", "auth", "hello"})) return true;
+  const std::string_view sub = argv.size() > 1 ? std::string_view(argv[1]) : std::string_view();
+  if (iequals(c, "config")) return iequals(sub, "get");
+  if (iequals(c, "client")) return isAnyOf(sub, {"list", "getname", "id", "info"});
+  if (iequals(c, "sentinel")) {
+    if (isAnyOf(sub, {"masters", "master", "replicas", "slaves", "sentinels", "get-master-addr-by-name", "ckquorum",
+                      "myid", "info-cache", "pending-scripts"}))
+      return true;
+    if (iequals(sub, "config")) return argv.size() > 2 && iequals(argv[2], "get");
+    if (iequals(sub, "debug")) return argv.size() == 2;
     return false;
   }
   return false;

@@ -68,6 +68,40 @@ TEST_F(InformerTest, ListsThenFollowsChanges) {
   EXPECT_EQ(seen.log, (std::vector<std::string>{"ADDED a", "ADDED b", "MODIFIED a", "DELETED b"}));
 }
 
+// Every change the cache takes moves changes(), so that a reader keeping what it derived
+// from a list while it stays (the reconciler's pods) never misses one; reads do not move it.
+TEST_F(InformerTest, ChangesCountsEveryChangeToTheCache) {
+  put("a", "1");
+  auto inf = make();
+  const std::uint64_t before = inf->changes();
+  inf->start();
+  const std::uint64_t listed = inf->changes();
+  EXPECT_GT(listed, before);
+  (void)inf->list("default");
+  (void)inf->get("default", "a");
+  settle();
+  EXPECT_EQ(inf->changes(), listed);
+  std::uint64_t last = listed;
+  auto moved = [&] {
+    settle();
+    const bool m = inf->changes() > last;
+    last = inf->changes();
+    return m;
+  };
+  put("b", "2");
+  EXPECT_TRUE(moved());
+  put("a", "3");
+  EXPECT_TRUE(moved());
+  ASSERT_TRUE(store.remove(res::configmaps, "default", "b"));
+  EXPECT_TRUE(moved());
+  store.faults().failNextWatchesWithGone(1);
+  store.faults().closeAllWatches();
+  put("a", "4");
+  loop.runFor(seconds(5));
+  EXPECT_GT(inf->changes(), last);
+  EXPECT_EQ(cached(*inf, "a"), "4");
+}
+
 TEST_F(InformerTest, ResumesAfterAClosedWatchWithoutRelisting) {
   auto inf = make();
   inf->start();

@@ -131,10 +131,11 @@ TEST(SentinelParser, MasterFieldsKeepEverythingSent) {
                                          R::bulk("brand-new-field"), R::integerReply(42), R::bulk("quorum"),
                                          R::bulk("3")}));
   ASSERT_TRUE(m.ok()) << m.error().message;
-  EXPECT_EQ(m->fields.items.size(), 4u);
+  EXPECT_EQ(m->fields.size(), 4u);
   ASSERT_NE(m->fields.find("brand-new-field"), nullptr);
   EXPECT_EQ(*m->fields.find("brand-new-field"), "42");
   EXPECT_EQ(m->fields.at("quorum"), "3");
+  EXPECT_EQ(m->quorum, 2);  // a typed field reads the first of a repeated key
   EXPECT_EQ(m->fields.find("ip"), nullptr);
   EXPECT_THROW((void)m->fields.at("ip"), std::out_of_range);
   EXPECT_EQ(m->fields["ip"], "");
@@ -170,6 +171,25 @@ TEST(SentinelParser, TypedFieldsAreFoundAmongKeysOfTheSameLength) {
   EXPECT_EQ((*peers)[0].ip, "10.0.0.2");
   EXPECT_EQ((*peers)[0].votedLeaderEpoch, 4);
   EXPECT_EQ((*peers)[0].votedLeader, "");
+}
+
+// Giving the reply up (what observe does) parses to the same master as reading it.
+TEST(SentinelParser, MasterFromAGivenUpReplyIsTheSame) {
+  const RedisReply reply = fixtureReply("sentinel_master.resp");
+  auto read = parseSentinelMaster(reply);
+  auto taken = parseSentinelMaster(RedisReply(reply));
+  ASSERT_TRUE(read.ok() && taken.ok());
+  ASSERT_EQ(taken->fields.kv.size(), read->fields.kv.size());
+  for (std::size_t i = 0; i < read->fields.kv.size(); ++i) {
+    EXPECT_EQ(taken->fields.kv[i].type, read->fields.kv[i].type);
+    EXPECT_EQ(taken->fields.kv[i].str, read->fields.kv[i].str);
+  }
+  EXPECT_EQ(taken->runId, read->runId);
+  EXPECT_EQ(taken->flags.names, read->flags.names);
+  EXPECT_EQ(taken->downAfterMs, read->downAfterMs);
+  auto bad = parseSentinelMaster(RedisReply::array({RedisReply::bulk("port"), RedisReply::bulk("x")}));
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().message, "SENTINEL MASTER: field port is not a number: 'x'");
 }
 
 TEST(SentinelParser, MalformedFieldArrays) {

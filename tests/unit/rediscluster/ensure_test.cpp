@@ -126,7 +126,21 @@ TEST_F(EnsureTest, TheMemoOfACleanPassStillSeesEveryChange) {
     EXPECT_EQ(out.report.writes(), 0);
     EXPECT_EQ(memo.desired, desired);
     EXPECT_EQ(memo.live.size(), 12u);
+    EXPECT_EQ(memo.liveChanges, live.changes());  // the next pass reads nothing while it stays
   }
+
+  // A change that leaves an owned object as desired (its status): a new cached object,
+  // compared with the rest remembered, and nothing written.
+  Object sts = get(res::statefulsets, "redis-cluster-test");
+  sts["status"]["observedGeneration"] = 7;
+  ASSERT_TRUE(store.updateStatus(res::statefulsets, sts).ok());
+  settle();
+  const std::uint64_t untouched = rv();
+  out = ensurer.ensure(desired, memo);
+  ASSERT_TRUE(out.ok());
+  EXPECT_EQ(out.report.unchanged, 12);
+  EXPECT_EQ(rv(), untouched);
+  EXPECT_EQ(memo.desired, desired);
 
   // Someone else edits an owned object: a new cached object, compared and put back.
   Object cm = get(res::configmaps, "redis-sentinel-test");
