@@ -345,8 +345,13 @@ void Kubelet::scheduleProbe(PodRt& p, Duration after) {
 
 void Kubelet::probe(PodRt& p) {
   if (!p.sandbox || p.terminating || p.dead) return;
-  if (readiness_ && !p.viewCache) p.viewCache = shareObject(view(p));
-  const bool verdict = readiness_ ? readiness_(*p.viewCache) : true;
+  bool verdict = true;
+  if (readiness_ && readinessView_ == ReadinessView::Stored) {
+    verdict = readiness_(*p.pod);
+  } else if (readiness_) {
+    if (!p.viewCache) p.viewCache = shareObject(view(p));
+    verdict = readiness_(*p.viewCache);
+  }
   bool changed = verdict != p.verdict;
   for (auto& c : p.containers) {
     const bool r = c.state == ContainerRt::State::Running && verdict;
@@ -363,8 +368,9 @@ void Kubelet::probe(PodRt& p) {
   if (changed) markDirty(p);
 }
 
-void Kubelet::setReadinessHook(ReadinessHook h) {
+void Kubelet::setReadinessHook(ReadinessHook h, ReadinessView view) {
   readiness_ = std::move(h);
+  readinessView_ = view;
   for (auto& [uid, p] : pods_) {
     if (p->sandbox && !p->terminating && !p->dead) scheduleProbe(*p, Duration{0});
   }

@@ -106,6 +106,33 @@ TEST(Kubelet, ReadinessFollowsTheHookPeriodicallyAndOnDemand) {
   EXPECT_EQ(get(c, "a")["status"]["conditions"].size(), 4u);
 }
 
+TEST(Kubelet, AStoredViewHookSeesTheStoredMetadataAndSpecAndDrivesReadinessTheSame) {
+  SimCluster c(oneNode());
+  bool ready = false;
+  int asked = 0;
+  c.kubelet().setReadinessHook(
+      [&](const Object& p) {
+        ++asked;
+        const Object stored = get(c, "a");
+        // What a Stored hook may read (its status and resourceVersion may lag).
+        for (const char* f : {"name", "namespace", "uid", "labels"}) EXPECT_EQ(p["metadata"][f], stored["metadata"][f]);
+        EXPECT_EQ(p["spec"], stored["spec"]);
+        return ready;
+      },
+      ReadinessView::Stored);
+  ASSERT_TRUE(c.client().create(res::pods, pod("a")).ok());
+  ASSERT_TRUE(c.runUntil([&] { return podPhase(get(c, "a")) == "Running"; }, seconds(5)));
+  c.runFor(seconds(30));
+  EXPECT_GT(asked, 0);
+  EXPECT_FALSE(podConditionTrue(get(c, "a"), "Ready"));
+  ready = true;
+  c.kubelet().probeNow("default", "a");
+  c.runFor(milliseconds(1));
+  EXPECT_TRUE(podConditionTrue(get(c, "a"), "Ready"));
+  ready = false;
+  ASSERT_TRUE(c.runUntil([&] { return !podConditionTrue(get(c, "a"), "Ready"); }, seconds(11)));
+}
+
 TEST(Kubelet, ReadinessProbePeriodSecondsSetsTheCheckInterval) {
   SimCluster c(oneNode());
   bool ready = false;
