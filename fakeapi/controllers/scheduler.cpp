@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "core/api/object_ptr.h"
+#include "fakeapi/controllers/controller_ref.h"
 #include "fakeapi/controllers/pod_state.h"
 #include "fakeapi/controllers/scheduling_rules.h"
 #include "fakeapi/controllers/status_update.h"
@@ -33,9 +34,9 @@ bool isPendingFor(const Object& pod, const std::string& scheduler) {
   return n.empty() || n == scheduler;
 }
 
-std::string ownerUid(const Object& pod) {
-  auto c = meta::controllerOf(pod);
-  return c ? c->uid : std::string();
+std::string_view ownerUid(const Object& pod) {
+  const Object* c = controllerRefOf(pod);
+  return c ? refField(*c, "uid") : std::string_view();
 }
 
 // A PVC the pod needs that is missing or unbound, as the VolumeBinding plugin reports it.
@@ -274,7 +275,7 @@ void Scheduler::pass() {
       } else {
         // Rank: (affinity score desc, PreferNoSchedule asc, same owner on node asc, same
         // owner in zone asc, pods on node asc).
-        const std::string owner = ownerUid(pod);
+        const std::string_view owner = ownerUid(pod);
         using Rank = std::tuple<long, int, int, int, std::size_t>;
         auto rankOf = [&](std::size_t i) {
           const Object& node = *nodes[i].node;
