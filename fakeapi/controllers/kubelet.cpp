@@ -95,7 +95,15 @@ void Kubelet::stop() {
   byKey_.clear();
 }
 
-std::string Kubelet::now() const { return formatRfc3339(env_.loop.wallMicros()); }
+const std::string& Kubelet::now() const {
+  // Formatted once per instant: a flush builds the status twice, each asks.
+  const std::int64_t w = env_.loop.wallMicros();
+  if (w != nowAt_ || nowText_.empty()) {
+    nowAt_ = w;
+    nowText_ = formatRfc3339(w);
+  }
+  return nowText_;
+}
 
 Kubelet::PodRt* Kubelet::find(std::string_view ns, std::string_view name) {
   auto it = byKey_.find(std::string(ns) + "/" + std::string(name));
@@ -575,9 +583,17 @@ void Kubelet::flush(const std::string& uid) {
   p.flushTimer = 0;
   if (p.dead) return;
   // Others' changes (the scheduler's condition) need no write of ours; only ours do.
-  if (!p.written.is_null() && buildStatus(p, p.written) == p.written) return;
+  std::optional<Object> fromWritten;  // buildStatus(p, p.written), when that was built
+  if (!p.written.is_null()) {
+    fromWritten = buildStatus(p, p.written);
+    if (*fromWritten == p.written) return;
+  }
   auto st = mutateStatus(env_.client, res::pods, p.ns, p.name, p.uid, [&](Object& status) {
-    status = buildStatus(p, std::move(status));
+    // Usually the stored status is the one written last: then the status built from it is
+    // at hand (the same instant, the same inputs), not built again.
+    if (fromWritten && status == p.written) status = std::move(*fromWritten);
+    else status = buildStatus(p, std::move(status));
+    fromWritten.reset();
     p.written = status;
   });
   if (!st && !st.is(Reason::NotFound)) {
@@ -594,7 +610,7 @@ Object Kubelet::view(const PodRt& p) const {
 
 Object Kubelet::buildStatus(const PodRt& p, Object current) const {
   Object st = current.is_object() ? std::move(current) : Object::object();
-  const std::string t = formatRfc3339(env_.loop.wallMicros());
+  const std::string& t = now();
   bool allTerminated = !p.containers.empty(), allSucceeded = true, anyRestartPending = false;
   std::vector<std::string> unready;
   Object statuses = Object::array();

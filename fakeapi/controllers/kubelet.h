@@ -141,7 +141,7 @@ class Kubelet {
   void emit(const PodRt& p, const ContainerRt& c, ContainerEvent::Kind kind, int exitCode,
             const std::string& reason);
   PodRt* find(std::string_view ns, std::string_view name);
-  std::string now() const;
+  const std::string& now() const;  // RFC 3339, the loop's wall clock
 
   SimEnv env_;
   Random rng_;
@@ -161,6 +161,8 @@ class Kubelet {
   std::map<std::string, std::unique_ptr<EventRecorder>> recorders_;  // by node
   std::set<std::string> down_;
   std::set<std::string> finished_;  // uids whose deletion the kubelet confirmed, until DELETED
+  mutable std::int64_t nowAt_ = 0;  // now()'s instant and text
+  mutable std::string nowText_;
   int fallbackCidrs_ = 0;
   bool running_ = false;
 };
