@@ -95,7 +95,15 @@ void Kubelet::stop() {
   byKey_.clear();
 }
 
-std::string Kubelet::now() const { return formatRfc3339(env_.loop.wallMicros()); }
+const std::string& Kubelet::now() const {
+  // Formatted once per instant: a flush builds the status twice, each asks.
+  const std::int64_t w = env_.loop.wallMicros();
+  if (w != nowAt_ || nowText_.empty()) {
+    nowAt_ = w;
+    nowText_ = formatRfc3339(w);
+  }
+  return nowText_;
+}
 
 Kubelet::PodRt* Kubelet::find(std::string_view ns, std::string_view name) {
   auto it = byKey_.find(std::string(ns) + "/" + std::string(name));
@@ -345,8 +353,13 @@ void Kubelet::scheduleProbe(PodRt& p, Duration after) {
 
 void Kubelet::probe(PodRt& p) {
   if (!p.sandbox || p.terminating || p.dead) return;
-  if (readiness_ && !p.viewCache) p.viewCache = shareObject(view(p));
-  const bool verdict = readiness_ ? readiness_(*p.viewCache) : true;
+  bool verdict = true;
+  if (readiness_ && readinessView_ == ReadinessView::Stored) {
+    verdict = readiness_(*p.pod);
+  } else if (readiness_) {
+    if (!p.viewCache) p.viewCache = shareObject(view(p));
+    verdict = readiness_(*p.viewCache);
+  }
   bool changed = verdict != p.verdict;
   for (auto& c : p.containers) {
     const bool r = c.state == ContainerRt::State::Running && verdict;
@@ -363,8 +376,9 @@ void Kubelet::probe(PodRt& p) {
   if (changed) markDirty(p);
 }
 
-void Kubelet::setReadinessHook(ReadinessHook h) {
+void Kubelet::setReadinessHook(ReadinessHook h, ReadinessView view) {
   readiness_ = std::move(h);
+  readinessView_ = view;
   for (auto& [uid, p] : pods_) {
     if (p->sandbox && !p->terminating && !p->dead) scheduleProbe(*p, Duration{0});
   }
@@ -569,9 +583,17 @@ void Kubelet::flush(const std::string& uid) {
   p.flushTimer = 0;
   if (p.dead) return;
   // Others' changes (the scheduler's condition) need no write of ours; only ours do.
-  if (!p.written.is_null() && buildStatus(p, p.written) == p.written) return;
+  std::optional<Object> fromWritten;  // buildStatus(p, p.written), when that was built
+  if (!p.written.is_null()) {
+    fromWritten = buildStatus(p, p.written);
+    if (*fromWritten == p.written) return;
+  }
   auto st = mutateStatus(env_.client, res::pods, p.ns, p.name, p.uid, [&](Object& status) {
-    status = buildStatus(p, std::move(status));
+    // Usually the stored status is the one written last: then the status built from it is
+    // at hand (the same instant, the same inputs), not built again.
+    if (fromWritten && status == p.written) status = std::move(*fromWritten);
+    else status = buildStatus(p, std::move(status));
+    fromWritten.reset();
     p.written = status;
   });
   if (!st && !st.is(Reason::NotFound)) {
@@ -588,7 +610,7 @@ Object Kubelet::view(const PodRt& p) const {
 
 Object Kubelet::buildStatus(const PodRt& p, Object current) const {
   Object st = current.is_object() ? std::move(current) : Object::object();
-  const std::string t = formatRfc3339(env_.loop.wallMicros());
+  const std::string& t = now();
   bool allTerminated = !p.containers.empty(), allSucceeded = true, anyRestartPending = false;
   std::vector<std::string> unready;
   Object statuses = Object::array();

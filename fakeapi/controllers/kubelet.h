@@ -49,8 +49,14 @@ struct KubeletConfig {
   Duration defaultGrace = seconds(30);  // when the pod carries no grace period
 };
 
-// Is the pod ready? Given the pod with the kubelet's current status (podIP, phase, ...).
+// Is the pod ready? Given the pod with the kubelet's current status (podIP, phase, ...), or,
+// for a hook that reads only metadata and spec, the pod as stored (see ReadinessView).
 using ReadinessHook = std::function<bool(const Object& pod)>;
+// What a readiness hook is handed. WithStatus: the stored pod with the status the kubelet
+// would write now (a copy of the pod, rebuilt after every change). Stored: the pod as the
+// kubelet last saw it, whose metadata and spec are the same and whose status may lag: for
+// a hook that reads nothing else it gives the same answer without the copy.
+enum class ReadinessView { WithStatus, Stored };
 // How long the pod's containers take to exit after SIGTERM (capped at grace).
 using TerminationHook = std::function<Duration(const Object& pod, Duration grace)>;
 // The asynchronous form, for a preStop handler whose length depends on the world (e.g. a
@@ -82,7 +88,7 @@ class Kubelet {
 
   // Without a hook a running pod is ready, and there is nothing to re-check periodically.
   // Setting one re-checks every running pod now, then every period.
-  void setReadinessHook(ReadinessHook h);
+  void setReadinessHook(ReadinessHook h, ReadinessView view = ReadinessView::WithStatus);
   void setTerminationHook(TerminationHook h) { termination_ = std::move(h); }
   void setPreStopHook(PreStopHook h) { preStop_ = std::move(h); }
   void addContainerListener(ContainerListener l) { listeners_.push_back(std::move(l)); }
@@ -135,13 +141,14 @@ class Kubelet {
   void emit(const PodRt& p, const ContainerRt& c, ContainerEvent::Kind kind, int exitCode,
             const std::string& reason);
   PodRt* find(std::string_view ns, std::string_view name);
-  std::string now() const;
+  const std::string& now() const;  // RFC 3339, the loop's wall clock
 
   SimEnv env_;
   Random rng_;
   KubeletConfig cfg_;
   Informer podInformer_, nodeInformer_;
   ReadinessHook readiness_;
+  ReadinessView readinessView_ = ReadinessView::WithStatus;
   TerminationHook termination_;
   PreStopHook preStop_;
   std::uint64_t preStopAttempts_ = 0;
@@ -154,6 +161,8 @@ class Kubelet {
   std::map<std::string, std::unique_ptr<EventRecorder>> recorders_;  // by node
   std::set<std::string> down_;
   std::set<std::string> finished_;  // uids whose deletion the kubelet confirmed, until DELETED
+  mutable std::int64_t nowAt_ = 0;  // now()'s instant and text
+  mutable std::string nowText_;
   int fallbackCidrs_ = 0;
   bool running_ = false;
 };

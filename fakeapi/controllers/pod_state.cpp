@@ -3,18 +3,26 @@
 namespace kun::sim {
 namespace {
 
-std::string str(const Object& o, const char* a, const char* b) {
+// Read in place: these run for every pod on every sync and pass, and copying each string
+// read was most of their cost.
+std::string_view strView(const Object& o, const char* key) {
+  auto j = o.find(key);
+  return j != o.end() && j->is_string() ? std::string_view(j->get_ref<const std::string&>()) : std::string_view();
+}
+
+std::string_view strView(const Object& o, const char* a, const char* b) {
   auto i = o.find(a);
   if (i == o.end() || !i->is_object()) return {};
-  auto j = i->find(b);
-  return j != i->end() && j->is_string() ? j->get<std::string>() : std::string();
+  return strView(*i, b);
 }
+
+std::string_view phaseOf(const Object& pod) { return strView(pod, "status", "phase"); }
 
 }  // namespace
 
-std::string podPhase(const Object& pod) { return str(pod, "status", "phase"); }
-std::string podNodeName(const Object& pod) { return str(pod, "spec", "nodeName"); }
-std::string podIP(const Object& pod) { return str(pod, "status", "podIP"); }
+std::string podPhase(const Object& pod) { return std::string(phaseOf(pod)); }
+std::string podNodeName(const Object& pod) { return std::string(strView(pod, "spec", "nodeName")); }
+std::string podIP(const Object& pod) { return std::string(strView(pod, "status", "podIP")); }
 
 const Object* podCondition(const Object& pod, std::string_view type) {
   auto s = pod.find("status");
@@ -22,22 +30,22 @@ const Object* podCondition(const Object& pod, std::string_view type) {
   auto c = s->find("conditions");
   if (c == s->end() || !c->is_array()) return nullptr;
   for (const auto& cond : *c) {
-    if (cond.is_object() && cond.value("type", "") == type) return &cond;
+    if (cond.is_object() && strView(cond, "type") == type) return &cond;
   }
   return nullptr;
 }
 
 bool podConditionTrue(const Object& pod, std::string_view type) {
   const Object* c = podCondition(pod, type);
-  return c && c->value("status", "") == "True";
+  return c && strView(*c, "status") == "True";
 }
 
 bool isRunningAndReady(const Object& pod) {
-  return podPhase(pod) == "Running" && podConditionTrue(pod, "Ready") && !meta::isDeleting(pod);
+  return phaseOf(pod) == "Running" && podConditionTrue(pod, "Ready") && !meta::isDeleting(pod);
 }
 
 bool isTerminal(const Object& pod) {
-  const std::string p = podPhase(pod);
+  const std::string_view p = phaseOf(pod);
   return p == "Succeeded" || p == "Failed";
 }
 
@@ -59,18 +67,23 @@ void setCondition(Object& status, std::string_view type, std::string_view value,
   if (!conds.is_array()) conds = Object::array();
   Object* found = nullptr;
   for (auto& c : conds) {
-    if (c.is_object() && c.value("type", "") == type) found = &c;
+    if (c.is_object() && strView(c, "type") == type) found = &c;
   }
   if (!found) {
     conds.push_back(Object{{"type", type}});
     found = &conds.back();
   }
   Object& c = *found;
-  if (c.value("status", "") != value || !c.contains("lastTransitionTime")) c["lastTransitionTime"] = now;
-  c["status"] = value;
-  c["lastProbeTime"] = nullptr;
-  if (reason.empty()) c.erase("reason"); else c["reason"] = reason;
-  if (message.empty()) c.erase("message"); else c["message"] = message;
+  // Fields that already hold the value are left as they are (most writes repeat them).
+  auto set = [&c](const char* key, std::string_view v) {
+    auto it = c.find(key);
+    if (it == c.end() || !it->is_string() || it->get_ref<const std::string&>() != v) c[key] = v;
+  };
+  if (strView(c, "status") != value || !c.contains("lastTransitionTime")) c["lastTransitionTime"] = now;
+  set("status", value);
+  if (auto p = c.find("lastProbeTime"); p == c.end() || !p->is_null()) c["lastProbeTime"] = nullptr;
+  if (reason.empty()) c.erase("reason"); else set("reason", reason);
+  if (message.empty()) c.erase("message"); else set("message", message);
 }
 
 }  // namespace kun::sim

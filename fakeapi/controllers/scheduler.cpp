@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "core/api/object_ptr.h"
+#include "fakeapi/controllers/controller_ref.h"
 #include "fakeapi/controllers/pod_state.h"
 #include "fakeapi/controllers/scheduling_rules.h"
 #include "fakeapi/controllers/status_update.h"
@@ -13,10 +15,11 @@
 namespace kun::sim {
 namespace {
 
+// The store's versions, shared (a pass reads them; copying every pod was a fifth of it).
 struct NodeView {
-  Object node;
+  ObjectPtr node;
   std::string name;
-  std::vector<Object> pods;  // pods bound here that still occupy the node
+  std::vector<ObjectPtr> pods;  // pods bound here that still occupy the node
 };
 
 std::string schedulerNameOf(const Object& pod) {
@@ -31,9 +34,9 @@ bool isPendingFor(const Object& pod, const std::string& scheduler) {
   return n.empty() || n == scheduler;
 }
 
-std::string ownerUid(const Object& pod) {
-  auto c = meta::controllerOf(pod);
-  return c ? c->uid : std::string();
+std::string_view ownerUid(const Object& pod) {
+  const Object* c = controllerRefOf(pod);
+  return c ? refField(*c, "uid") : std::string_view();
 }
 
 // A PVC the pod needs that is missing or unbound, as the VolumeBinding plugin reports it.
@@ -64,9 +67,9 @@ class Pass {
   template <class F>
   void forEachInDomain(const std::string& key, const std::string& value, F&& f) const {
     for (const auto& n : nodes_) {
-      auto v = topologyValue(n.node, key);
+      auto v = topologyValue(*n.node, key);
       if (!v || *v != value) continue;
-      for (const auto& p : n.pods) f(p);
+      for (const auto& p : n.pods) f(*p);
     }
   }
 
@@ -153,16 +156,16 @@ void Scheduler::pass() {
       kick();
     });
   };
-  auto nodeList = env_.client.list(res::nodes, "");
-  auto podList = env_.client.list(res::pods, "");
+  auto nodeList = env_.client.listShared(res::nodes, "");
+  auto podList = env_.client.listShared(res::pods, "");
   if (!nodeList || !podList) {
     retryLater();
     return;
   }
   std::vector<NodeView> nodes;
-  for (auto& n : nodeList->items) {
+  for (auto& n : *nodeList) {
     NodeView v;
-    v.name = meta::name(n);
+    v.name = meta::name(*n);
     v.node = std::move(n);
     nodes.push_back(std::move(v));
   }
@@ -170,29 +173,31 @@ void Scheduler::pass() {
   std::map<std::string, std::size_t> nodeIndex;
   for (std::size_t i = 0; i < nodes.size(); ++i) nodeIndex[nodes[i].name] = i;
 
-  std::vector<Object> pending;
-  for (auto& p : podList->items) {
-    const std::string nn = podNodeName(p);
-    if (!nn.empty()) {
-      auto it = nodeIndex.find(nn);
-      if (it != nodeIndex.end() && !isTerminal(p)) nodes[it->second].pods.push_back(std::move(p));
-    } else if (isPendingFor(p, cfg_.schedulerName)) {
-      pending.push_back(std::move(p));
-    }
-  }
-  // Queue order: priority, then age, then name.
+  // Queue order: priority, then age, then name (the key is unique, so the order is total).
+  using QueueKey = std::tuple<std::int64_t, std::string, std::string>;
   auto sortKey = [](const Object& p) {
     const auto& spec = p.contains("spec") ? p["spec"] : Object();
     const std::int64_t prio = spec.is_object() ? spec.value("priority", std::int64_t{0}) : 0;
-    return std::make_tuple(-prio, meta::creationTimestamp(p), meta::key(p));
+    return QueueKey(-prio, meta::creationTimestamp(p), meta::key(p));
   };
+  std::vector<std::pair<QueueKey, ObjectPtr>> pending;
+  for (auto& p : *podList) {
+    const std::string nn = podNodeName(*p);
+    if (!nn.empty()) {
+      auto it = nodeIndex.find(nn);
+      if (it != nodeIndex.end() && !isTerminal(*p)) nodes[it->second].pods.push_back(std::move(p));
+    } else if (isPendingFor(*p, cfg_.schedulerName)) {
+      pending.emplace_back(sortKey(*p), std::move(p));
+    }
+  }
   std::sort(pending.begin(), pending.end(),
-            [&](const Object& a, const Object& b) { return sortKey(a) < sortKey(b); });
+            [](const auto& a, const auto& b) { return a.first < b.first; });
 
   Pass ctx(nodes);
   bool failedCall = false;
   const std::string now = formatRfc3339(env_.loop.wallMicros());
-  for (const Object& pod : pending) {
+  for (const auto& queued : pending) {
+    const Object& pod = *queued.second;
     const std::string ns = meta::namespaceOf(pod), name = meta::name(pod), uid = meta::uid(pod);
     std::string message;
     std::optional<std::size_t> chosen;
@@ -204,9 +209,9 @@ void Scheduler::pass() {
       std::vector<std::pair<std::string, std::string>> blocked;
       for (const auto& n : nodes) {
         for (const auto& e : n.pods) {
-          for (const auto& t : ctx.affinityOf(e).requiredAntiAffinity) {
+          for (const auto& t : ctx.affinityOf(*e).requiredAntiAffinity) {
             if (!t.matches(pod)) continue;
-            if (auto v = topologyValue(n.node, t.topologyKey)) blocked.emplace_back(t.topologyKey, *v);
+            if (auto v = topologyValue(*n.node, t.topologyKey)) blocked.emplace_back(t.topologyKey, *v);
           }
         }
       }
@@ -216,13 +221,13 @@ void Scheduler::pass() {
         if (!t.matches(pod)) selfMatch = false;
         for (const auto& n : nodes)
           for (const auto& e : n.pods)
-            if (t.matches(e)) anyAffinityMatch = true;
+            if (t.matches(*e)) anyAffinityMatch = true;
       }
       const Object& tolerations = pod.contains("spec") ? pod["spec"].value("tolerations", Object()) : Object();
       std::map<std::string, int> reasons;
       std::vector<std::size_t> feasible;
       for (std::size_t i = 0; i < nodes.size(); ++i) {
-        const Object& node = nodes[i].node;
+        const Object& node = *nodes[i].node;
         std::string why;
         const bool cordoned = node.contains("spec") && node["spec"].value("unschedulable", false);
         if (cordoned && !toleratesTaint(tolerations, Object{{"key", kTaintUnschedulable}, {"effect", "NoSchedule"}})) {
@@ -270,17 +275,17 @@ void Scheduler::pass() {
       } else {
         // Rank: (affinity score desc, PreferNoSchedule asc, same owner on node asc, same
         // owner in zone asc, pods on node asc).
-        const std::string owner = ownerUid(pod);
+        const std::string_view owner = ownerUid(pod);
         using Rank = std::tuple<long, int, int, int, std::size_t>;
         auto rankOf = [&](std::size_t i) {
-          const Object& node = nodes[i].node;
+          const Object& node = *nodes[i].node;
           long score = preferredNodeAffinityScore(pod, node);
           for (const auto& t : aff.preferredAffinity) score += long(t.weight) * ctx.countInDomain(t, node);
           for (const auto& t : aff.preferredAntiAffinity) score -= long(t.weight) * ctx.countInDomain(t, node);
           int ownNode = 0, ownZone = 0;
           if (!owner.empty()) {
             for (const auto& p : nodes[i].pods)
-              if (ownerUid(p) == owner) ++ownNode;
+              if (ownerUid(*p) == owner) ++ownNode;
             if (auto zone = topologyValue(node, kZoneLabel)) {
               ctx.forEachInDomain(kZoneLabel, *zone, [&](const Object& p) {
                 if (ownerUid(p) == owner) ++ownZone;
@@ -319,7 +324,7 @@ void Scheduler::pass() {
       events_.record(*bound, EventType::Normal, "Scheduled",
                      fmt::format("Successfully assigned {}/{} to {}", ns, name, target.name));
       env_.note("scheduler", fmt::format("bind {}/{} {}", ns, name, target.name));
-      target.pods.push_back(std::move(bound.value()));
+      target.pods.push_back(shareObject(std::move(bound.value())));
       continue;
     }
     auto st = mutateStatus(env_.client, res::pods, ns, name, uid, [&](Object& status) {

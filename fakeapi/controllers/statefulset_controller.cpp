@@ -8,6 +8,7 @@
 
 #include "core/api/object_ptr.h"
 #include "core/kube/selector.h"
+#include "fakeapi/controllers/controller_ref.h"
 #include "fakeapi/controllers/pod_state.h"
 #include "fakeapi/controllers/statefulset_identity.h"
 #include "fakeapi/controllers/status_update.h"
@@ -32,10 +33,7 @@ std::string strAt(const Object& o, const char* key, const std::string& def = {})
   return v.is_string() ? v.get<std::string>() : def;
 }
 
-bool ownedBy(const Object& o, const std::string& uid) {
-  auto c = meta::controllerOf(o);
-  return c && c->uid == uid;
-}
+bool ownedBy(const Object& o, const std::string& uid) { return controlledBy(o, uid); }
 
 bool healthy(const Object& pod) { return isRunningAndReady(pod); }
 
@@ -61,8 +59,8 @@ StatefulSetController::StatefulSetController(SimEnv env, StatefulSetControllerCo
     enqueue(meta::namespaceOf(*obj), meta::name(*obj));
   });
   pods_.addHandler([this](WatchEventType, const ObjectPtr& obj, const ObjectPtr&) {
-    auto c = meta::controllerOf(*obj);
-    if (c && c->kind == "StatefulSet") enqueue(meta::namespaceOf(*obj), c->name);
+    const Object* c = controllerRefOf(*obj);
+    if (c && refField(*c, "kind") == "StatefulSet") enqueue(meta::namespaceOf(*obj), std::string(refField(*c, "name")));
   });
 }
 
@@ -133,15 +131,24 @@ bool StatefulSetController::sync(const Key& key) {
   const Object& strategy = at(spec, "updateStrategy");
   v.onDelete = strAt(strategy, "type") == "OnDelete";
   v.partition = static_cast<int>(std::max<std::int64_t>(0, intAt(at(strategy, "rollingUpdate"), "partition", 0)));
-  auto sel = LabelSelector::fromObject(at(spec, "selector"));
+  SpecMemo& memo = specMemo_[v.uid];
+  if (const std::int64_t generation = meta::generation(*v.set); memo.generation != generation) {
+    memo = SpecMemo{};
+    memo.generation = generation;
+  }
+  if (!memo.selector) {
+    memo.selector = LabelSelector::fromObject(at(spec, "selector"));
+    if (*memo.selector) memo.selectorText = (*memo.selector)->toString();
+  }
+  const Result<LabelSelector>& sel = *memo.selector;
   if (!sel || sel->empty()) {
     events_.record(*v.set, EventType::Warning, "InvalidSelector",
                    sel ? std::string("empty selector is not allowed") : sel.error().message);
     return true;  // nothing to retry until the set changes
   }
-  v.selector = std::move(sel.value());
+  v.selector = sel.value();
   const Object& podTemplate = at(spec, "template");
-  const std::string selText = v.selector.toString();
+  const std::string& selText = memo.selectorText;
 
   // --- revisions ---
   auto revList = env_.client.listShared(res::controllerrevisions, v.ns, ListOptions{selText, {}});
@@ -155,10 +162,8 @@ bool StatefulSetController::sync(const Key& key) {
   }
   // The template is spec: the same generation, the same hash (serialising it to hash it
   // was a tenth of a simulated run, one sync per pod event).
-  auto& memo = templateHashes_[v.uid];
-  const std::int64_t generation = meta::generation(*v.set);
-  if (memo.first != generation || memo.second.empty()) memo = {generation, templateHash(podTemplate)};
-  const std::string hash = memo.second;
+  if (memo.templateHash.empty()) memo.templateHash = templateHash(podTemplate);
+  const std::string hash = memo.templateHash;
   const std::string updateRev = revisionName(v.name, hash);
   if (auto it = revisions.find(updateRev); it == revisions.end()) {
     auto made = env_.client.create(res::controllerrevisions, newControllerRevision(*v.set, podTemplate, hash, maxRevision + 1));

@@ -20,12 +20,14 @@
 // persistentVolumeClaimRetentionPolicy and orphan adoption are not modelled.
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
 
 #include "core/kube/event_recorder.h"
 #include "core/kube/informer.h"
+#include "core/kube/selector.h"
 #include "fakeapi/controllers/sim_env.h"
 
 namespace kun::sim {
@@ -63,7 +65,15 @@ class StatefulSetController {
   std::set<Key> dirty_;
   std::map<Key, Duration> backoff_;
   std::map<Key, TimerId> retryTimers_;
-  std::map<std::string, std::pair<std::int64_t, std::string>> templateHashes_;  // set uid -> (generation, hash)
+  // What a sync derives from a set's spec (its selector, the template's hash), kept while
+  // the set's generation (which moves with any spec change) stays the same.
+  struct SpecMemo {
+    std::int64_t generation = -1;
+    std::optional<Result<LabelSelector>> selector;
+    std::string selectorText;  // selector->toString() when it parsed
+    std::string templateHash;  // "" until a sync got that far
+  };
+  std::map<std::string, SpecMemo> specMemo_;  // by set uid
   TimerId drainTimer_ = 0;
   bool running_ = false;
   std::uint64_t syncs_ = 0;

@@ -131,13 +131,13 @@ Status FakeStore::select(const Resource& r, std::string_view ns, const ListOptio
   if (auto e = injectFault(StoreVerb::List, r, after)) return *e;
   auto t = resolve(r);
   if (!t) return t.error();
-  auto labels = LabelSelector::parse(opts.labelSelector);
-  if (!labels) return labels.error();
+  const auto& labels = selectors_.get(opts.labelSelector);
+  if (!labels.selector) return labels.selector.error();
   auto fields = FieldSelector::parse(opts.fieldSelector);
   if (!fields) return fields.error();
   const StoredResource& res = *t->res;
   lastListExamined_ = res.objects.select(
-      res.namespaced ? ns : std::string_view(), *labels,
+      res.namespaced ? ns : std::string_view(), *labels.selector, labels.required,
       [&](const store::ObjKey&, const store::ObjectTable::Entry& e) {
         if (fields->empty() || fields->matches(*e.object)) each(e.object);
       });

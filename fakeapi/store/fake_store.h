@@ -46,6 +46,7 @@
 #include "fakeapi/store/garbage_collector.h"
 #include "fakeapi/store/name_generator.h"
 #include "fakeapi/store/resource_registry.h"
+#include "fakeapi/store/selector_cache.h"
 #include "fakeapi/store/uid_index.h"
 #include "fakeapi/store/watch_hub.h"
 
@@ -221,6 +222,7 @@ class FakeStore final : public KubeClient, private store::GcHost {
   std::uint64_t clusterIPs_ = 0;
   std::map<std::string, TimerId> podGraceTimers_;  // by pod uid
   std::size_t lastListExamined_ = 0;
+  store::SelectorCache selectors_;  // lists' label selectors, parsed once per text
 };
 
 }  // namespace kun

@@ -103,6 +103,12 @@ const ObjectTable::Posting* ObjectTable::posting(const std::string& key, const s
 }
 
 std::size_t ObjectTable::select(std::string_view ns, const LabelSelector& sel, const Visitor& visit) const {
+  return select(ns, sel, sel.requiredPairs(), visit);
+}
+
+std::size_t ObjectTable::select(std::string_view ns, const LabelSelector& sel,
+                                const std::vector<std::pair<std::string, std::string>>& required,
+                                const Visitor& visit) const {
   std::size_t examined = 0;
   auto consider = [&](const Map::value_type& node) {
     ++examined;
@@ -111,7 +117,7 @@ std::size_t ObjectTable::select(std::string_view ns, const LabelSelector& sel, c
 
   // The smallest posting list among the pairs every match must carry.
   const Posting* best = nullptr;
-  for (const auto& [k, v] : sel.requiredPairs()) {
+  for (const auto& [k, v] : required) {
     const Posting* p = posting(k, v);
     if (!p) return examined;  // no object carries a required pair
     if (!best || p->size() < best->size()) best = p;

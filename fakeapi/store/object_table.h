@@ -9,6 +9,8 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "core/kube/selector.h"
 #include "fakeapi/store/store_types.h"
@@ -40,6 +42,9 @@ class ObjectTable {
   // namespace range.
   // Returns how many entries it examined (what the list cost).
   std::size_t select(std::string_view ns, const LabelSelector& sel, const Visitor& visit) const;
+  // The same, given sel.requiredPairs() (kept by a caller that selects with sel often).
+  std::size_t select(std::string_view ns, const LabelSelector& sel,
+                     const std::vector<std::pair<std::string, std::string>>& required, const Visitor& visit) const;
 
  private:
   using Node = const Map::value_type*;

@@ -42,7 +42,9 @@ PodBridge::PodBridge(SimCluster& cluster, redissim::RedisSim& redis, PodBridgeOp
     if (alive.lock()) preStop(pod, grace, std::move(done));
     else done();
   });
-  k.setReadinessHook([this, alive](const Object& pod) { return alive.lock() ? ready(pod) : false; });
+  // ready() reads the pod's identity and container names only: the stored pod will do.
+  k.setReadinessHook([this, alive](const Object& pod) { return alive.lock() ? ready(pod) : false; },
+                     ReadinessView::Stored);
 }
 
 PodBridge::~PodBridge() {

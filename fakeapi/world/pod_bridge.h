@@ -175,6 +175,7 @@ class PodBridge {
   std::map<std::string, Polled> polled_;  // by "ns/pod"
   std::string inputsScratch_;             // poll()'s buffer, kept for its capacity
   std::string verdictScratch_;            // redisReady()'s, likewise
+  std::string readyKeyScratch_;           // ready()'s running_ key, likewise
   ReadinessCacheCheck readinessCheck_;
   std::map<std::string, std::map<std::string, VolumeData>> emptyDirs_;  // pod uid -> volume
   std::set<std::string> initialized_;       // pod uids whose init containers ran

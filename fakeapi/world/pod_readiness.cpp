@@ -42,6 +42,13 @@ std::string lineStarting(const std::string& info, std::string_view prefix) {
   return {};
 }
 
+// A string member in place ("" when absent or not a string; what value(key, "") reads).
+std::string_view stringAt(const Object& o, const char* key) {
+  if (!o.is_object()) return {};
+  auto it = o.find(key);
+  return it != o.end() && it->is_string() ? std::string_view(it->get_ref<const std::string&>()) : std::string_view();
+}
+
 }  // namespace
 
 std::string PodBridge::mountedPassword(const Object& pod, const Object& container) {
@@ -105,14 +112,18 @@ bool PodBridge::sentinelReady(const Running& r) {
 }
 
 bool PodBridge::ready(const Object& pod) {
-  const std::string ns = meta::namespaceOf(pod), name = meta::name(pod), uid = meta::uid(pod);
+  // Read in place, the key built in a kept buffer: the kubelet asks every period per pod.
+  const Object& md = objectAt(pod, {"metadata"});
+  const std::string_view ns = stringAt(md, "namespace"), name = stringAt(md, "name"), uid = stringAt(md, "uid");
   bool verdict = true;
   const Object& cs = objectAt(pod, {"spec", "containers"});
   if (!cs.is_array()) return true;
   for (const auto& c : cs) {
-    const std::string cn = c.value("name", "");
+    const std::string_view cn = stringAt(c, "name");
     if (cn != layout::kRedisContainer && cn != layout::kSentinelContainer) continue;
-    auto it = running_.find(fmt::format("{}/{}/{}", ns, name, cn));
+    readyKeyScratch_.clear();
+    readyKeyScratch_.append(ns).append(1, '/').append(name).append(1, '/').append(cn);
+    auto it = running_.find(readyKeyScratch_);
     if (it == running_.end() || it->second.uid != uid) return false;  // no process: probe fails
     verdict = verdict && (it->second.sentinel ? sentinelReady(it->second) : redisReady(it->second));
   }

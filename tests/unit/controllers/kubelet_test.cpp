@@ -5,6 +5,7 @@
 
 #include "fakeapi/controllers/ip_pool.h"
 #include "fakeapi/controllers/sim_cluster.h"
+#include "fakeapi/controllers/status_update.h"
 #include "tests/unit/controllers/sim_test_util.h"
 
 namespace kun::sim {
@@ -104,6 +105,54 @@ TEST(Kubelet, ReadinessFollowsTheHookPeriodicallyAndOnDemand) {
   c.runFor(milliseconds(1));
   EXPECT_FALSE(podConditionTrue(get(c, "a"), "Ready"));
   EXPECT_EQ(get(c, "a")["status"]["conditions"].size(), 4u);
+}
+
+TEST(Kubelet, AStoredViewHookSeesTheStoredMetadataAndSpecAndDrivesReadinessTheSame) {
+  SimCluster c(oneNode());
+  bool ready = false;
+  int asked = 0;
+  c.kubelet().setReadinessHook(
+      [&](const Object& p) {
+        ++asked;
+        const Object stored = get(c, "a");
+        // What a Stored hook may read (its status and resourceVersion may lag).
+        for (const char* f : {"name", "namespace", "uid", "labels"}) EXPECT_EQ(p["metadata"][f], stored["metadata"][f]);
+        EXPECT_EQ(p["spec"], stored["spec"]);
+        return ready;
+      },
+      ReadinessView::Stored);
+  ASSERT_TRUE(c.client().create(res::pods, pod("a")).ok());
+  ASSERT_TRUE(c.runUntil([&] { return podPhase(get(c, "a")) == "Running"; }, seconds(5)));
+  c.runFor(seconds(30));
+  EXPECT_GT(asked, 0);
+  EXPECT_FALSE(podConditionTrue(get(c, "a"), "Ready"));
+  ready = true;
+  c.kubelet().probeNow("default", "a");
+  c.runFor(milliseconds(1));
+  EXPECT_TRUE(podConditionTrue(get(c, "a"), "Ready"));
+  ready = false;
+  ASSERT_TRUE(c.runUntil([&] { return !podConditionTrue(get(c, "a"), "Ready"); }, seconds(11)));
+}
+
+TEST(Kubelet, AStatusWriteBuildsOnWhatOthersWroteAndOnWhatItWroteItself) {
+  SimCluster c(oneNode());
+  ASSERT_TRUE(c.client().create(res::pods, pod("a")).ok());
+  ASSERT_TRUE(c.runUntil([&] { return isRunningAndReady(get(c, "a")); }, seconds(5)));
+  // The kubelet's next write starts from its own last one (the status it built is reused)...
+  ASSERT_TRUE(c.kubelet().crashContainer("default", "a", "main").ok());
+  c.runFor(milliseconds(1));
+  Object p = get(c, "a");
+  EXPECT_EQ(containerStatus(p)["state"]["terminated"]["exitCode"], 1);
+  EXPECT_FALSE(podConditionTrue(p, "Ready"));
+  // ... or from someone else's, whose condition it keeps.
+  ASSERT_TRUE(mutateStatus(c.client(), res::pods, "default", "a", "", [](Object& st) {
+                setCondition(st, "Custom", "True", "", "", "2024-01-01T00:00:00Z");
+              }).ok());
+  ASSERT_TRUE(c.runUntil([&] { return isRunningAndReady(get(c, "a")); }, seconds(30)));
+  p = get(c, "a");
+  EXPECT_TRUE(podConditionTrue(p, "Custom"));
+  EXPECT_EQ(containerStatus(p)["restartCount"], 1);
+  EXPECT_EQ(p["status"]["conditions"].size(), 5u);
 }
 
 TEST(Kubelet, ReadinessProbePeriodSecondsSetsTheCheckInterval) {
