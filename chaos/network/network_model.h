@@ -64,7 +64,11 @@ class NetworkModel {
   void heal();
 
   // --- queries and traffic --------------------------------------------------------------
-  bool reachable(NetNodeId from, NetNodeId to) const;
+  // Checked twice per packet: with no cut, isolation or split anywhere (most of a run)
+  // the answer needs no look-up.
+  bool reachable(NetNodeId from, NetNodeId to) const {
+    return from == to || !mayBlock_ || reachableSlow(from, to);
+  }
   bool reachable(std::string_view from, std::string_view to);
   bool healthy() const;  // no fault of any kind is active
 
@@ -106,10 +110,13 @@ class NetworkModel {
   };
   Link& link(NetNodeId from, NetNodeId to);
   const Link* findLink(NetNodeId from, NetNodeId to) const;
+  bool reachableSlow(NetNodeId from, NetNodeId to) const;
+  void updateMayBlock();  // after any change of isolation, split or cut
   void note(std::string text);
-  void hold(NetNodeId from, NetNodeId to, std::uint64_t seq, TimePoint since, EventLoop::Task task);
-  void schedule(NetNodeId from, NetNodeId to, std::uint64_t seq, TimePoint since, EventLoop::Task task);
-  void arrive(NetNodeId from, NetNodeId to);  // the front packet in flight on from -> to
+  void hold(NetNodeId from, NetNodeId to, std::uint64_t seq, TimePoint since, EventLoop::Task&& task);
+  // l is link(from, to), looked up once by the caller.
+  void schedule(Link& l, NetNodeId from, NetNodeId to, std::uint64_t seq, TimePoint since, EventLoop::Task&& task);
+  void arrive(Link& l, NetNodeId from, NetNodeId to);  // the front packet in flight on l
   void releaseHeld();  // after any change of reachability
 
   EventLoop& loop_;
@@ -120,6 +127,8 @@ class NetworkModel {
   std::vector<std::pair<std::string, NetNodeId>> byIp_;  // sorted by ip
   std::vector<bool> isolated_;
   std::vector<int> group_;  // 0 = in no group
+  // Some ip is isolated or in a group, or some link is cut: reachable() must look.
+  bool mayBlock_ = false;
   // Link from -> to at from * linkStride_ + to, created on first use: a packet's send and
   // arrival look their link up three times, and a hash look-up each time was a visible
   // share of a message's cost. Held by pointer, so growing the table keeps links in place.

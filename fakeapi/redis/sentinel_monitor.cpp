@@ -2,6 +2,7 @@
 // a pub/sub connection to masters and replicas), PING / INFO / hello, SDOWN and ODOWN,
 // what INFO tells it, and what hello messages tell it.
 #include <array>
+#include <type_traits>
 #include <string_view>
 
 #include <fmt/format.h>
@@ -112,16 +113,20 @@ void SentinelNode::closePc(Instance& ri) {
   ri.link.disconnected = true;
 }
 
-void SentinelNode::send(Instance& ri, Argv argv, std::function<void(Instance&, RedisReply)> onReply) {
+template <class F>
+void SentinelNode::send(Instance& ri, Argv argv, F onReply) {
   if (ri.link.cc == 0) return;
   ++ri.link.pendingCommands;
   const std::uint64_t uid = ri.uid, gen = ri.link.ccGen;
-  fabric().request(ri.link.cc, std::move(argv), [this, uid, gen, onReply = std::move(onReply)](RedisReply r) {
-    Instance* x = byUid(uid);
-    if (!x || x->link.ccGen != gen || x->link.cc == 0) return;
-    --x->link.pendingCommands;
-    if (onReply) onReply(*x, std::move(r));
-  });
+  // onReply is kept as it is inside the reply callback (not wrapped in a std::function
+  // first), so the callback fits in the ReplyFn without an allocation.
+  fabric().request(ri.link.cc, std::move(argv),
+                   [this, uid, gen, onReply = std::move(onReply)](RedisReply r) mutable {
+                     Instance* x = byUid(uid);
+                     if (!x || x->link.ccGen != gen || x->link.cc == 0) return;
+                     --x->link.pendingCommands;
+                     if constexpr (!std::is_null_pointer_v<F>) onReply(*x, std::move(r));
+                   });
 }
 
 void SentinelNode::sendAuthIfNeeded(Instance& ri, ConnId conn) {

@@ -200,7 +200,10 @@ class SentinelNode final : public SimProcess {
   void reconnect(Instance& ri);
   void closeCc(Instance& ri);
   void closePc(Instance& ri);
-  void send(Instance& ri, Argv argv, std::function<void(Instance&, RedisReply)> onReply);
+  // Sends argv on ri's command link; onReply(Instance&, RedisReply) runs when the reply
+  // comes back on that same link (nullptr: nothing to run).
+  template <class F>
+  void send(Instance& ri, Argv argv, F onReply);
   void sendAuthIfNeeded(Instance& ri, ConnId conn);
   void sendPeriodic(Instance& ri);
   void sendPing(Instance& ri);
@@ -246,7 +249,21 @@ class SentinelNode final : public SimProcess {
   std::string runId_;  // INFO's run_id: this process, not the sentinel id
   std::uint64_t currentEpoch_ = 0;
   std::map<std::string, std::unique_ptr<Instance>> masters_;
-  std::map<std::uint64_t, Instance*> byUid_;
+  // Instances by uid. Uids are handed out in order and never reused, so this is a table
+  // indexed by uid: every reply and push looks its instance up here.
+  struct UidIndex {
+    std::vector<Instance*> at;
+    void set(std::uint64_t uid, Instance* p) {
+      if (uid >= at.size()) at.resize(uid + 1, nullptr);
+      at[uid] = p;
+    }
+    void erase(std::uint64_t uid) {
+      if (uid < at.size()) at[uid] = nullptr;
+    }
+    void clear() { at.clear(); }
+    Instance* find(std::uint64_t uid) const { return uid < at.size() ? at[uid] : nullptr; }
+  };
+  UidIndex byUid_;
   std::uint64_t nextUid_ = 1;
   bool tilt_ = false;
   std::int64_t tiltStart_ = 0;
