@@ -187,8 +187,13 @@ void SentinelNode::reconnect(Instance& ri) {
       if (msg.type != RedisReply::Type::Array || msg.elements.size() != 3 || msg.elements[0].str != "message")
         return;
       const std::string& payload = msg.elements[2].str;
-      if (payload.find(myid_) != std::string::npos) return;  // our own hello
-      processHello(payload);
+      const HelloSeen* seen = seenHello(payload);
+      if (!seen && payload.find(myid_) != std::string::npos) {  // our own hello
+        rememberHello(payload).mine = true;
+        return;
+      }
+      if (seen && seen->mine) return;
+      processHello(payload, seen);
     };
     link.pc = fabric().connect(procId(), netId(), {ri.host, ri.port}, std::move(h));
     link.pcConnTime = now;
@@ -514,7 +519,35 @@ void SentinelNode::refreshInfo(Instance& ri, const std::string& info) {
 
 // --- what hello messages say --------------------------------------------------------------
 
-void SentinelNode::processHello(std::string_view hello) {
+const SentinelNode::HelloSeen* SentinelNode::seenHello(std::string_view hello) const {
+  for (const HelloSeen& h : helloSeen_)
+    if (h.text == hello) return &h;
+  return nullptr;
+}
+
+bool SentinelNode::repeatHello(const HelloSeen& h) {
+  // Live uids are the entries processHello would find again: a master's name and a
+  // sentinel's address and run id never change, and an entry removed leaves byUid_.
+  if (h.masterUid == 0 || h.sentinelUid == 0) return false;
+  Instance* m = byUid(h.masterUid);
+  Instance* si = byUid(h.sentinelUid);
+  if (!m || !si || h.currentEpoch > currentEpoch_ || h.masterConfigEpoch > m->configEpoch) return false;
+  si->lastHelloTime = mstime();
+  return true;
+}
+
+SentinelNode::HelloSeen& SentinelNode::rememberHello(std::string_view hello) {
+  constexpr std::size_t kRemembered = 8;
+  for (HelloSeen& e : helloSeen_)
+    if (e.text == hello) return e;
+  if (helloSeen_.size() == kRemembered) helloSeen_.erase(helloSeen_.begin());
+  HelloSeen& h = helloSeen_.emplace_back();
+  h.text.assign(hello);
+  return h;
+}
+
+void SentinelNode::processHello(std::string_view hello, const HelloSeen* seen) {
+  if (seen && repeatHello(*seen)) return;
   std::array<std::string_view, 8> tok;
   if (!helloFields(hello, tok)) return;
   Instance* m = masterByName(std::string(tok[4]));
@@ -584,7 +617,15 @@ void SentinelNode::processHello(std::string_view hello) {
       resetMasterAndChangeAddress(*m, std::string(tok[5]), static_cast<int>(*mport));  // keeps the sentinels, si too
     }
   }
-  if (si) si->lastHelloTime = mstime();
+  if (si) {
+    si->lastHelloTime = mstime();
+    HelloSeen& h = rememberHello(hello);
+    h.mine = hello.find(myid_) != std::string_view::npos;
+    h.masterUid = m->uid;
+    h.sentinelUid = si->uid;
+    h.currentEpoch = static_cast<std::uint64_t>(*cepoch);
+    h.masterConfigEpoch = static_cast<std::uint64_t>(*mcepoch);
+  }
 }
 
 }  // namespace kun::redissim

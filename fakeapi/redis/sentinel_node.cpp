@@ -34,6 +34,7 @@ void SentinelNode::onBoot() {
   currentEpoch_ = 0;
   masters_.clear();
   byUid_.clear();
+  helloSeen_.clear();
   clients_.clear();
   channels_.clear();
   if (saved_) {
@@ -82,6 +83,7 @@ void SentinelNode::onDown() {
   else saved_ = opts_.savedConfig;
   masters_.clear();
   byUid_.clear();
+  helloSeen_.clear();
   clients_.clear();
   channels_.clear();
 }

@@ -212,7 +212,16 @@ class SentinelNode final : public SimProcess {
   void checkSdown(Instance& ri);
   void checkOdown(Instance& m);
   void refreshInfo(Instance& ri, const std::string& info);
-  void processHello(std::string_view hello);
+  // seen: seenHello(hello).
+  struct HelloSeen;
+  void processHello(std::string_view hello, const HelloSeen* seen);
+  // A hello heard before (see helloSeen_), or nullptr.
+  const HelloSeen* seenHello(std::string_view hello) const;
+  // Does what processHello would for a repeat of h, if that is only noting when the
+  // sentinel was heard; false when it would do more (processHello must parse it).
+  bool repeatHello(const HelloSeen& h);
+  // The entry for hello, made if there is none (the oldest goes past a few).
+  HelloSeen& rememberHello(std::string_view hello);
   void askOthers(Instance& m, bool forced);
   bool masterLooksSane(const Instance& m) const;
   bool noDownFor(const Instance& ri, std::int64_t ms) const;
@@ -270,6 +279,18 @@ class SentinelNode final : public SimProcess {
   std::int64_t previousTime_ = 0;
   std::int64_t bootMs_ = 0;
   bool simCrashAfterElection_ = false, simCrashAfterPromotion_ = false;
+  // The last few hello payloads heard, with what processing them found. A peer repeats
+  // the same hello (to every instance, every 2 s) until its epochs or master change, and
+  // each copy reaches this sentinel once per instance it subscribes to: a repeat whose
+  // master and sentinel entries still exist and whose epochs are not newer than ours only
+  // refreshes the sentinel's last-hello time, with no parsing.
+  struct HelloSeen {
+    std::string text;
+    bool mine = false;  // holds our id: the pub/sub link ignores it
+    std::uint64_t masterUid = 0, sentinelUid = 0;  // 0: none known
+    std::uint64_t currentEpoch = 0, masterConfigEpoch = 0;
+  };
+  std::vector<HelloSeen> helloSeen_;
   std::map<ConnId, Client> clients_;
   std::map<std::string, std::set<ConnId>> channels_;
   EventListener listener_;
