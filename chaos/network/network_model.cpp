@@ -25,7 +25,7 @@ NetNodeId NetworkModel::intern(std::string_view ip) {
   return id;
 }
 
-NetworkModel::Link& NetworkModel::link(NetNodeId from, NetNodeId to) {
+NetworkModel::Link& NetworkModel::makeLink(NetNodeId from, NetNodeId to) {
   if (from >= linkStride_ || to >= linkStride_) {
     const std::size_t stride = std::max<std::size_t>({16, 2 * linkStride_, std::size_t{from} + 1, std::size_t{to} + 1});
     std::vector<std::unique_ptr<Link>> grown(stride * stride);

@@ -108,7 +108,14 @@ class NetworkModel {
     std::uint64_t seq;
     EventLoop::Task task;
   };
-  Link& link(NetNodeId from, NetNodeId to);
+  // The link, made on first use (growing the table if an id is past it).
+  Link& link(NetNodeId from, NetNodeId to) {
+    if (from < linkStride_ && to < linkStride_) {
+      if (Link* l = links_[from * linkStride_ + to].get()) return *l;
+    }
+    return makeLink(from, to);
+  }
+  Link& makeLink(NetNodeId from, NetNodeId to);
   const Link* findLink(NetNodeId from, NetNodeId to) const;
   bool reachableSlow(NetNodeId from, NetNodeId to) const;
   void updateMayBlock();  // after any change of isolation, split or cut

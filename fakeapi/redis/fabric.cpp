@@ -173,10 +173,11 @@ void Fabric::arriveRequest(ConnId id, RequestId r, Argv&& argv) {
 
 ReplyFn Fabric::takePending(Conn& c, RequestId r) {
   auto& q = c.pending;
-  // Ids grow along the list, so the entry is found by binary search (it is nearly always
-  // the front).
-  auto pit = std::lower_bound(q.begin() + static_cast<std::ptrdiff_t>(c.pendingHead), q.end(), r,
-                              [](const Conn::Pending& p, RequestId id) { return p.id < id; });
+  // Nearly always the front; otherwise, as ids grow along the list, a binary search.
+  const auto head = q.begin() + static_cast<std::ptrdiff_t>(c.pendingHead);
+  auto pit = head != q.end() && head->id == r
+                 ? head
+                 : std::lower_bound(head, q.end(), r, [](const Conn::Pending& p, RequestId id) { return p.id < id; });
   if (pit == q.end() || pit->id != r || !pit->onReply) return {};
   ReplyFn cb = std::move(pit->onReply);
   ++c.pendingAnswered;

@@ -214,7 +214,7 @@ void SentinelNode::sendPing(Instance& ri) {
   send(ri, {"PING"}, [this](Instance& x, RedisReply r) {
     const std::int64_t now = mstime();
     if (r.type == RedisReply::Type::Status || r.type == RedisReply::Type::Error) {
-      if (r.str.rfind("PONG", 0) == 0 || r.str.rfind("LOADING", 0) == 0 || r.str.rfind("MASTERDOWN", 0) == 0) {
+      if (r.str.starts_with("PONG") || r.str.starts_with("LOADING") || r.str.starts_with("MASTERDOWN")) {
         x.link.lastAvailTime = now;
         x.link.actPingTime = 0;
       }
