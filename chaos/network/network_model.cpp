@@ -148,19 +148,14 @@ bool NetworkModel::reachable(std::string_view from, std::string_view to) {
   return reachable(intern(from), intern(to));
 }
 
-void NetworkModel::send(NetNodeId from, NetNodeId to, EventLoop::Task deliver) {
-  ++sent_;
-  Link& l = link(from, to);
-  const std::uint64_t seq = l.nextSeq++;
-  if (!reachable(from, to)) {
-    hold(from, to, seq, loop_.now(), std::move(deliver));
-    return;
-  }
-  schedule(l, from, to, seq, loop_.now(), std::move(deliver));
-}
-
 void NetworkModel::schedule(Link& l, NetNodeId from, NetNodeId to, std::uint64_t seq, TimePoint since,
                             EventLoop::Task&& deliver) {
+  const TimePoint at = arrivalTime(l);
+  l.inFlight.emplace_back(seq, since, std::move(deliver));
+  postArrival(l, from, to, at);
+}
+
+TimePoint NetworkModel::arrivalTime(Link& l) {
   Duration d = opts_.baseLatency + l.extra;
   if (opts_.jitter.count() > 0)
     d += Duration(static_cast<Duration::rep>(rng_.below(static_cast<std::uint64_t>(opts_.jitter.count()) + 1)));
@@ -174,7 +169,10 @@ void NetworkModel::schedule(Link& l, NetNodeId from, NetNodeId to, std::uint64_t
   TimePoint at = loop_.now() + d;
   if (at < l.lastDelivery) at = l.lastDelivery;  // a stream never overtakes itself
   l.lastDelivery = at;
-  l.inFlight.emplace_back(seq, since, std::move(deliver));
+  return at;
+}
+
+void NetworkModel::postArrival(Link& l, NetNodeId from, NetNodeId to, TimePoint at) {
   // Links are held by pointer: l stays where it is while the table grows.
   loop_.runAt(at, [this, lp = &l, from, to] { arrive(*lp, from, to); });
 }

@@ -73,7 +73,21 @@ class NetworkModel {
   bool healthy() const;  // no fault of any kind is active
 
   // Delivers `deliver` after the link's latency; across a cut, after the heal (see above).
-  void send(NetNodeId from, NetNodeId to, EventLoop::Task deliver);
+  // A template, so that the callable is made into the packet's Task where the packet is
+  // kept, not first into a Task that is then moved there.
+  template <class F>
+  void send(NetNodeId from, NetNodeId to, F&& deliver) {
+    ++sent_;
+    Link& l = link(from, to);
+    const std::uint64_t seq = l.nextSeq++;
+    if (!reachable(from, to)) {
+      hold(from, to, seq, loop_.now(), EventLoop::Task(std::forward<F>(deliver)));
+      return;
+    }
+    const TimePoint at = arrivalTime(l);
+    l.inFlight.emplace_back(seq, loop_.now(), std::forward<F>(deliver));
+    postArrival(l, from, to, at);
+  }
   // For a blocking exchange that takes no virtual time (RedisAdmin): true when a packet
   // from -> to would be delivered now. Draws loss like a transmission; a lost draw is a
   // failure here (the blocking caller times out).
@@ -123,6 +137,11 @@ class NetworkModel {
   void hold(NetNodeId from, NetNodeId to, std::uint64_t seq, TimePoint since, EventLoop::Task&& task);
   // l is link(from, to), looked up once by the caller.
   void schedule(Link& l, NetNodeId from, NetNodeId to, std::uint64_t seq, TimePoint since, EventLoop::Task&& task);
+  // When a packet sent now on l arrives (draws its jitter and losses): never before the
+  // link's previous packet.
+  TimePoint arrivalTime(Link& l);
+  // The arrival event of the packet just queued on l.
+  void postArrival(Link& l, NetNodeId from, NetNodeId to, TimePoint at);
   void arrive(Link& l, NetNodeId from, NetNodeId to);  // the front packet in flight on l
   void releaseHeld();  // after any change of reachability
 

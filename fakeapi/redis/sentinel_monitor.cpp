@@ -232,10 +232,11 @@ void SentinelNode::sendHello(Instance& ri) {
   // ip,port,runid,current_epoch,master_name,master_ip,master_port,master_config_epoch
   // (appended piece by piece: fmt's parsing of the pattern was most of a hello's cost),
   // written in place in the command (an initializer list would copy every argument).
-  Argv argv(3);
-  argv[0] = "PUBLISH";
-  argv[1] = kHelloChannel;
-  TextOut(argv[2]) << ip() << "," << port_ << "," << myid_ << "," << currentEpoch_ << "," << m.name << "," << mh << ","
+  Argv argv;
+  argv.reserve(3);
+  argv.emplace_back("PUBLISH");
+  argv.emplace_back(kHelloChannel);
+  TextOut(argv.emplace_back()) << ip() << "," << port_ << "," << myid_ << "," << currentEpoch_ << "," << m.name << "," << mh << ","
                    << mp << "," << m.configEpoch;
   send(ri, std::move(argv), [this](Instance& x, RedisReply r) {
     if (!r.isError()) x.lastPubTime = mstime();
