@@ -63,6 +63,12 @@ void Fabric::toClient(const Conn& c, F&& task) {
   p->deliver(std::forward<F>(task));
 }
 
+bool Fabric::clientRunsNow(const Conn& c) const {
+  if (c.owner == 0) return true;
+  const SimProcess* p = process(c.owner);
+  return p != nullptr && p->incarnation() == c.ownerInc && p->runsNow();
+}
+
 void Fabric::processDown(ProcId id) {
   std::vector<ConnId> asServer, asClient;
   for (ConnId cid = 1; cid < conns_.size(); ++cid) {
@@ -203,6 +209,10 @@ void Fabric::reply(ConnId id, RequestId r, RedisReply rep) {
     if (c2 == nullptr || c2->dead) return;
     ReplyFn cb = takePending(*c2, r);
     if (!cb) return;
+    if (clientRunsNow(*c2)) {  // the usual case: no task to wrap the callback and reply in
+      cb(std::move(rep));
+      return;
+    }
     toClient(*c2, [cb = std::move(cb), rep = std::move(rep)]() mutable { cb(std::move(rep)); });
   });
 }

@@ -112,6 +112,8 @@ class Fabric {
   // Runs task in the client side's process (queued when hung, dropped when it is down).
   template <class F>
   void toClient(const Conn& c, F&& task);
+  // toClient would run a task at once (so the caller may just do it).
+  bool clientRunsNow(const Conn& c) const;
   // The server side is gone: the client learns after one hop (or, if that notice is lost,
   // when it next sends something).
   void resetToClient(ConnId id);

@@ -119,13 +119,14 @@ void SentinelNode::send(Instance& ri, Argv argv, F onReply) {
   ++ri.link.pendingCommands;
   const std::uint64_t uid = ri.uid, gen = ri.link.ccGen;
   // onReply is kept as it is inside the reply callback (not wrapped in a std::function
-  // first), so the callback fits in the ReplyFn without an allocation.
+  // first), so the callback fits in the ReplyFn without an allocation. It gets the reply
+  // by reference (no move per hop).
   fabric().request(ri.link.cc, std::move(argv),
-                   [this, uid, gen, onReply = std::move(onReply)](RedisReply r) mutable {
+                   [this, uid, gen, onReply = std::move(onReply)](RedisReply&& r) mutable {
                      Instance* x = byUid(uid);
                      if (!x || x->link.ccGen != gen || x->link.cc == 0) return;
                      --x->link.pendingCommands;
-                     if constexpr (!std::is_null_pointer_v<F>) onReply(*x, std::move(r));
+                     if constexpr (!std::is_null_pointer_v<F>) onReply(*x, r);
                    });
 }
 
@@ -211,7 +212,7 @@ void SentinelNode::reconnect(Instance& ri) {
 
 void SentinelNode::sendPing(Instance& ri) {
   if (ri.link.cc == 0) return;
-  send(ri, {"PING"}, [this](Instance& x, RedisReply r) {
+  send(ri, {"PING"}, [this](Instance& x, RedisReply& r) {
     const std::int64_t now = mstime();
     if (r.type == RedisReply::Type::Status || r.type == RedisReply::Type::Error) {
       if (r.str.starts_with("PONG") || r.str.starts_with("LOADING") || r.str.starts_with("MASTERDOWN")) {
@@ -238,7 +239,7 @@ void SentinelNode::sendHello(Instance& ri) {
   argv.emplace_back(kHelloChannel);
   TextOut(argv.emplace_back()) << ip() << "," << port_ << "," << myid_ << "," << currentEpoch_ << "," << m.name << "," << mh << ","
                    << mp << "," << m.configEpoch;
-  send(ri, std::move(argv), [this](Instance& x, RedisReply r) {
+  send(ri, std::move(argv), [this](Instance& x, RedisReply& r) {
     if (!r.isError()) x.lastPubTime = mstime();
   });
 }
@@ -262,7 +263,7 @@ void SentinelNode::sendPeriodic(Instance& ri) {
     infoPeriod = 1000;
   const std::int64_t pingPeriod = std::min(ri.downAfter, kPingPeriod);
   if (!(ri.flags & kSentinel) && (ri.infoRefresh == 0 || now - ri.infoRefresh > infoPeriod)) {
-    send(ri, {"INFO"}, [this](Instance& x, RedisReply r) {
+    send(ri, {"INFO"}, [this](Instance& x, RedisReply& r) {
       if (r.type != RedisReply::Type::String) return;
       x.info.swap(r.str);  // kept as the last INFO seen, without copying it
       refreshInfo(x, x.info);
@@ -340,7 +341,7 @@ void SentinelNode::askOthers(Instance& m, bool forced) {
     send(ri,
          {"SENTINEL", "is-master-down-by-addr", m.host, std::to_string(m.port), std::to_string(currentEpoch_),
           m.failoverState > kNone ? myid_ : "*"},
-         [this](Instance& x, RedisReply r) {
+         [this](Instance& x, RedisReply& r) {
            if (r.type != RedisReply::Type::Array || r.elements.size() != 3 ||
                r.elements[0].type != RedisReply::Type::Integer || r.elements[1].type != RedisReply::Type::String ||
                r.elements[2].type != RedisReply::Type::Integer)

@@ -200,7 +200,7 @@ class SentinelNode final : public SimProcess {
   void reconnect(Instance& ri);
   void closeCc(Instance& ri);
   void closePc(Instance& ri);
-  // Sends argv on ri's command link; onReply(Instance&, RedisReply) runs when the reply
+  // Sends argv on ri's command link; onReply(Instance&, RedisReply&) runs when the reply
   // comes back on that same link (nullptr: nothing to run).
   template <class F>
   void send(Instance& ri, Argv argv, F onReply);
