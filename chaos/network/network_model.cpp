@@ -25,7 +25,7 @@ NetNodeId NetworkModel::intern(std::string_view ip) {
   return id;
 }
 
-NetworkModel::Link& NetworkModel::link(NetNodeId from, NetNodeId to) {
+NetworkModel::Link& NetworkModel::makeLink(NetNodeId from, NetNodeId to) {
   if (from >= linkStride_ || to >= linkStride_) {
     const std::size_t stride = std::max<std::size_t>({16, 2 * linkStride_, std::size_t{from} + 1, std::size_t{to} + 1});
     std::vector<std::unique_ptr<Link>> grown(stride * stride);
@@ -44,17 +44,25 @@ const NetworkModel::Link* NetworkModel::findLink(NetNodeId from, NetNodeId to) c
   return links_[from * linkStride_ + to].get();
 }
 
+void NetworkModel::updateMayBlock() {
+  mayBlock_ = std::find(isolated_.begin(), isolated_.end(), true) != isolated_.end() ||
+              std::find_if(group_.begin(), group_.end(), [](int g) { return g != 0; }) != group_.end() ||
+              std::any_of(links_.begin(), links_.end(), [](const auto& l) { return l && l->cut; });
+}
+
 void NetworkModel::note(std::string text) {
   if (trace_) trace_->record(loop_.now(), "net", text);
 }
 
 void NetworkModel::isolate(std::string_view ip) {
   isolated_[intern(ip)] = true;
+  mayBlock_ = true;
   note(fmt::format("isolate {}", ip));
 }
 
 void NetworkModel::reconnect(std::string_view ip) {
   isolated_[intern(ip)] = false;
+  updateMayBlock();
   note(fmt::format("reconnect {}", ip));
   releaseHeld();
 }
@@ -70,12 +78,14 @@ void NetworkModel::partition(const std::vector<std::vector<std::string>>& groups
     }
     text += " ]";
   }
+  updateMayBlock();
   note(text);
   releaseHeld();
 }
 
 void NetworkModel::cut(std::string_view from, std::string_view to) {
   link(intern(from), intern(to)).cut = true;
+  mayBlock_ = true;
   note(fmt::format("cut {} -> {}", from, to));
 }
 
@@ -86,6 +96,7 @@ void NetworkModel::cutBoth(std::string_view a, std::string_view b) {
 
 void NetworkModel::restore(std::string_view from, std::string_view to) {
   link(intern(from), intern(to)).cut = false;
+  updateMayBlock();
   note(fmt::format("restore {} -> {}", from, to));
   releaseHeld();
 }
@@ -112,6 +123,7 @@ void NetworkModel::heal() {
     l->extra = Duration{0};
     l->lossNum = 0;
   }
+  mayBlock_ = false;
   note("heal");
   releaseHeld();
 }
@@ -125,8 +137,7 @@ bool NetworkModel::healthy() const {
   return true;
 }
 
-bool NetworkModel::reachable(NetNodeId from, NetNodeId to) const {
-  if (from == to) return true;
+bool NetworkModel::reachableSlow(NetNodeId from, NetNodeId to) const {
   if (isolated_[from] || isolated_[to]) return false;
   if (group_[from] != 0 && group_[to] != 0 && group_[from] != group_[to]) return false;
   const Link* l = findLink(from, to);
@@ -137,19 +148,14 @@ bool NetworkModel::reachable(std::string_view from, std::string_view to) {
   return reachable(intern(from), intern(to));
 }
 
-void NetworkModel::send(NetNodeId from, NetNodeId to, EventLoop::Task deliver) {
-  ++sent_;
-  const std::uint64_t seq = link(from, to).nextSeq++;
-  if (!reachable(from, to)) {
-    hold(from, to, seq, loop_.now(), std::move(deliver));
-    return;
-  }
-  schedule(from, to, seq, loop_.now(), std::move(deliver));
+void NetworkModel::schedule(Link& l, NetNodeId from, NetNodeId to, std::uint64_t seq, TimePoint since,
+                            EventLoop::Task&& deliver) {
+  const TimePoint at = arrivalTime(l);
+  l.inFlight.emplace_back(seq, since, std::move(deliver));
+  postArrival(l, from, to, at);
 }
 
-void NetworkModel::schedule(NetNodeId from, NetNodeId to, std::uint64_t seq, TimePoint since,
-                            EventLoop::Task deliver) {
-  Link& l = link(from, to);
+TimePoint NetworkModel::arrivalTime(Link& l) {
   Duration d = opts_.baseLatency + l.extra;
   if (opts_.jitter.count() > 0)
     d += Duration(static_cast<Duration::rep>(rng_.below(static_cast<std::uint64_t>(opts_.jitter.count()) + 1)));
@@ -163,12 +169,15 @@ void NetworkModel::schedule(NetNodeId from, NetNodeId to, std::uint64_t seq, Tim
   TimePoint at = loop_.now() + d;
   if (at < l.lastDelivery) at = l.lastDelivery;  // a stream never overtakes itself
   l.lastDelivery = at;
-  l.inFlight.push_back(InFlight{seq, since, std::move(deliver)});
-  loop_.runAt(at, [this, from, to] { arrive(from, to); });
+  return at;
 }
 
-void NetworkModel::arrive(NetNodeId from, NetNodeId to) {
-  Link& l = link(from, to);
+void NetworkModel::postArrival(Link& l, NetNodeId from, NetNodeId to, TimePoint at) {
+  // Links are held by pointer: l stays where it is while the table grows.
+  loop_.runAt(at, [this, lp = &l, from, to] { arrive(*lp, from, to); });
+}
+
+void NetworkModel::arrive(Link& l, NetNodeId from, NetNodeId to) {
   InFlight p = std::move(l.inFlight[l.inFlightHead++]);
   if (l.inFlightHead == l.inFlight.size()) {  // the usual case: nothing else on the way
     l.inFlight.clear();
@@ -184,7 +193,7 @@ void NetworkModel::arrive(NetNodeId from, NetNodeId to) {
   p.task();
 }
 
-void NetworkModel::hold(NetNodeId from, NetNodeId to, std::uint64_t seq, TimePoint since, EventLoop::Task task) {
+void NetworkModel::hold(NetNodeId from, NetNodeId to, std::uint64_t seq, TimePoint since, EventLoop::Task&& task) {
   auto& q = held_[{from, to}];
   // Give up on what has waited longer than TCP would retransmit.
   while (!q.empty() && loop_.now() - q.front().since > opts_.tcpGiveUp) {
@@ -207,12 +216,13 @@ void NetworkModel::releaseHeld() {
     }
     std::deque<Held> q = std::move(it->second);
     it = held_.erase(it);
+    Link& l = link(from, to);
     for (auto& h : q) {
       if (loop_.now() - h.since > opts_.tcpGiveUp) {
         ++dropped_;
         continue;
       }
-      schedule(from, to, h.seq, h.since, std::move(h.task));
+      schedule(l, from, to, h.seq, h.since, std::move(h.task));
     }
   }
 }

@@ -64,12 +64,30 @@ class NetworkModel {
   void heal();
 
   // --- queries and traffic --------------------------------------------------------------
-  bool reachable(NetNodeId from, NetNodeId to) const;
+  // Checked twice per packet: with no cut, isolation or split anywhere (most of a run)
+  // the answer needs no look-up.
+  bool reachable(NetNodeId from, NetNodeId to) const {
+    return from == to || !mayBlock_ || reachableSlow(from, to);
+  }
   bool reachable(std::string_view from, std::string_view to);
   bool healthy() const;  // no fault of any kind is active
 
   // Delivers `deliver` after the link's latency; across a cut, after the heal (see above).
-  void send(NetNodeId from, NetNodeId to, EventLoop::Task deliver);
+  // A template, so that the callable is made into the packet's Task where the packet is
+  // kept, not first into a Task that is then moved there.
+  template <class F>
+  void send(NetNodeId from, NetNodeId to, F&& deliver) {
+    ++sent_;
+    Link& l = link(from, to);
+    const std::uint64_t seq = l.nextSeq++;
+    if (!reachable(from, to)) {
+      hold(from, to, seq, loop_.now(), EventLoop::Task(std::forward<F>(deliver)));
+      return;
+    }
+    const TimePoint at = arrivalTime(l);
+    l.inFlight.emplace_back(seq, loop_.now(), std::forward<F>(deliver));
+    postArrival(l, from, to, at);
+  }
   // For a blocking exchange that takes no virtual time (RedisAdmin): true when a packet
   // from -> to would be delivered now. Draws loss like a transmission; a lost draw is a
   // failure here (the blocking caller times out).
@@ -104,12 +122,27 @@ class NetworkModel {
     std::uint64_t seq;
     EventLoop::Task task;
   };
-  Link& link(NetNodeId from, NetNodeId to);
+  // The link, made on first use (growing the table if an id is past it).
+  Link& link(NetNodeId from, NetNodeId to) {
+    if (from < linkStride_ && to < linkStride_) {
+      if (Link* l = links_[from * linkStride_ + to].get()) return *l;
+    }
+    return makeLink(from, to);
+  }
+  Link& makeLink(NetNodeId from, NetNodeId to);
   const Link* findLink(NetNodeId from, NetNodeId to) const;
+  bool reachableSlow(NetNodeId from, NetNodeId to) const;
+  void updateMayBlock();  // after any change of isolation, split or cut
   void note(std::string text);
-  void hold(NetNodeId from, NetNodeId to, std::uint64_t seq, TimePoint since, EventLoop::Task task);
-  void schedule(NetNodeId from, NetNodeId to, std::uint64_t seq, TimePoint since, EventLoop::Task task);
-  void arrive(NetNodeId from, NetNodeId to);  // the front packet in flight on from -> to
+  void hold(NetNodeId from, NetNodeId to, std::uint64_t seq, TimePoint since, EventLoop::Task&& task);
+  // l is link(from, to), looked up once by the caller.
+  void schedule(Link& l, NetNodeId from, NetNodeId to, std::uint64_t seq, TimePoint since, EventLoop::Task&& task);
+  // When a packet sent now on l arrives (draws its jitter and losses): never before the
+  // link's previous packet.
+  TimePoint arrivalTime(Link& l);
+  // The arrival event of the packet just queued on l.
+  void postArrival(Link& l, NetNodeId from, NetNodeId to, TimePoint at);
+  void arrive(Link& l, NetNodeId from, NetNodeId to);  // the front packet in flight on l
   void releaseHeld();  // after any change of reachability
 
   EventLoop& loop_;
@@ -120,6 +153,8 @@ class NetworkModel {
   std::vector<std::pair<std::string, NetNodeId>> byIp_;  // sorted by ip
   std::vector<bool> isolated_;
   std::vector<int> group_;  // 0 = in no group
+  // Some ip is isolated or in a group, or some link is cut: reachable() must look.
+  bool mayBlock_ = false;
   // Link from -> to at from * linkStride_ + to, created on first use: a packet's send and
   // arrival look their link up three times, and a hash look-up each time was a visible
   // share of a message's cost. Held by pointer, so growing the table keeps links in place.

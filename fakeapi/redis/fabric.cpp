@@ -7,8 +7,8 @@
 namespace kun::redissim {
 
 ProcId Fabric::attach(SimProcess* p) {
-  const ProcId id = nextProc_++;
-  procs_[id] = p;
+  const ProcId id = procs_.size();
+  procs_.push_back(p);
   return id;
 }
 
@@ -20,13 +20,10 @@ void Fabric::detach(ProcId id) {
     else
       ++it;
   }
-  procs_.erase(id);
+  if (id < procs_.size()) procs_[id] = nullptr;
 }
 
-SimProcess* Fabric::process(ProcId id) const {
-  auto it = procs_.find(id);
-  return it == procs_.end() ? nullptr : it->second;
-}
+SimProcess* Fabric::process(ProcId id) const { return id < procs_.size() ? procs_[id] : nullptr; }
 
 void Fabric::listen(const RedisEndpoint& ep, ProcId id) { listeners_[ep] = id; }
 
@@ -40,19 +37,19 @@ SimProcess* Fabric::listener(const RedisEndpoint& ep) const {
   return it == listeners_.end() ? nullptr : process(it->second);
 }
 
-bool Fabric::serverAlive(const Conn& c) const {
+SimProcess* Fabric::liveServer(const Conn& c) const {
   SimProcess* p = process(c.server);
-  return p != nullptr && p->incarnation() == c.serverInc && p->up();
+  return p != nullptr && p->incarnation() == c.serverInc && p->up() ? p : nullptr;
 }
 
-bool Fabric::isEstablished(ConnId c) const {
-  auto it = conns_.find(c);
-  return it != conns_.end() && it->second.established && !it->second.dead;
+bool Fabric::isEstablished(ConnId id) const {
+  const Conn* c = find(id);
+  return c != nullptr && c->established && !c->dead;
 }
 
-NetNodeId Fabric::peerIp(ConnId c) const {
-  auto it = conns_.find(c);
-  return it == conns_.end() ? 0 : it->second.clientIp;
+NetNodeId Fabric::peerIp(ConnId id) const {
+  const Conn* c = find(id);
+  return c == nullptr ? 0 : c->clientIp;
 }
 
 template <class F>
@@ -66,22 +63,28 @@ void Fabric::toClient(const Conn& c, F&& task) {
   p->deliver(std::forward<F>(task));
 }
 
+bool Fabric::clientRunsNow(const Conn& c) const {
+  if (c.owner == 0) return true;
+  const SimProcess* p = process(c.owner);
+  return p != nullptr && p->incarnation() == c.ownerInc && p->runsNow();
+}
+
 void Fabric::processDown(ProcId id) {
   std::vector<ConnId> asServer, asClient;
-  for (auto& [cid, c] : conns_) {
-    if (c.owner == id)
+  for (ConnId cid = 1; cid < conns_.size(); ++cid) {
+    const Conn* c = conns_[cid].get();
+    if (c == nullptr) continue;
+    if (c->owner == id)
       asClient.push_back(cid);
-    else if (c.server == id && !c.dead)
+    else if (c->server == id && !c->dead)
       asServer.push_back(cid);
   }
   for (ConnId cid : asServer) resetToClient(cid);
   for (ConnId cid : asClient) {
-    auto it = conns_.find(cid);
-    Conn c = std::move(it->second);
-    conns_.erase(it);
+    std::unique_ptr<Conn> c = std::move(conns_[cid]);
     // The kernel sends a FIN for the dead client: the server drops its side.
-    if (c.server != 0 && !c.dead) {
-      net_.send(c.clientIp, c.serverIp, [this, cid, server = c.server, inc = c.serverInc] {
+    if (c->server != 0 && !c->dead) {
+      net_.send(c->clientIp, c->serverIp, [this, cid, server = c->server, inc = c->serverInc] {
         SimProcess* p = process(server);
         if (p == nullptr || p->incarnation() != inc) return;
         p->deliver([p, cid] { p->onPeerClosed(cid); });
@@ -91,16 +94,14 @@ void Fabric::processDown(ProcId id) {
 }
 
 void Fabric::resetToClient(ConnId id) {
-  auto it = conns_.find(id);
-  if (it == conns_.end()) return;
-  it->second.dead = true;
-  net_.send(it->second.serverIp, it->second.clientIp, [this, id] {
-    auto it2 = conns_.find(id);
-    if (it2 == conns_.end()) return;
-    Conn c = std::move(it2->second);
-    conns_.erase(it2);
-    const bool wasEstablished = c.established;
-    toClient(c, [h = std::move(c.h), wasEstablished] {
+  Conn* c = find(id);
+  if (c == nullptr) return;
+  c->dead = true;
+  net_.send(c->serverIp, c->clientIp, [this, id] {
+    if (find(id) == nullptr) return;
+    std::unique_ptr<Conn> gone = std::move(conns_[id]);
+    const bool wasEstablished = gone->established;
+    toClient(*gone, [h = std::move(gone->h), wasEstablished] {
       if (!wasEstablished) {
         if (h->onConnect) h->onConnect(false);
       } else if (h->onClose) {
@@ -112,82 +113,79 @@ void Fabric::resetToClient(ConnId id) {
 
 ConnId Fabric::connect(ProcId owner, NetNodeId clientIp, const RedisEndpoint& to,
                        ClientHandlers h) {
-  const ConnId id = nextConn_++;
-  Conn c;
-  c.owner = owner;
+  const ConnId id = conns_.size();
+  auto c = std::make_unique<Conn>();
+  c->owner = owner;
   if (owner != 0) {
-    if (SimProcess* p = process(owner)) c.ownerInc = p->incarnation();
+    if (SimProcess* p = process(owner)) c->ownerInc = p->incarnation();
   }
-  c.clientIp = clientIp;
-  c.endpoint = to;
-  c.serverIp = net_.intern(to.host);
-  c.h = std::make_shared<const ClientHandlers>(std::move(h));
-  const NetNodeId serverIp = c.serverIp;
-  conns_.emplace(id, std::move(c));
+  c->clientIp = clientIp;
+  c->endpoint = to;
+  c->serverIp = net_.intern(to.host);
+  c->h = std::make_shared<const ClientHandlers>(std::move(h));
+  const NetNodeId serverIp = c->serverIp;
+  conns_.push_back(std::move(c));
   net_.send(clientIp, serverIp, [this, id] { arriveSyn(id); });
   return id;
 }
 
 void Fabric::arriveSyn(ConnId id) {
-  auto it = conns_.find(id);
-  if (it == conns_.end()) return;  // the client gave up
-  Conn& c = it->second;
-  SimProcess* p = listener(c.endpoint);
+  Conn* c = find(id);
+  if (c == nullptr) return;  // the client gave up
+  SimProcess* p = listener(c->endpoint);
   if (p == nullptr || !p->up()) {  // nothing listening: connection refused
     resetToClient(id);
     return;
   }
-  c.server = p->procId();
-  c.serverInc = p->incarnation();
+  c->server = p->procId();
+  c->serverInc = p->incarnation();
   p->deliver([p, id] { p->onAccept(id); });  // a hung process's kernel still accepts
-  net_.send(c.serverIp, c.clientIp, [this, id] {
-    auto it2 = conns_.find(id);
-    if (it2 == conns_.end() || it2->second.dead) return;
-    it2->second.established = true;
-    if (it2->second.h->onConnect) toClient(it2->second, [h = it2->second.h] { h->onConnect(true); });
+  net_.send(c->serverIp, c->clientIp, [this, id] {
+    Conn* c2 = find(id);
+    if (c2 == nullptr || c2->dead) return;
+    c2->established = true;
+    if (c2->h->onConnect) toClient(*c2, [h = c2->h] { h->onConnect(true); });
   });
 }
 
-void Fabric::request(ConnId id, Argv argv, std::function<void(RedisReply)> onReply) {
-  auto it = conns_.find(id);
-  if (it == conns_.end()) return;
-  Conn& c = it->second;
-  const RequestId r = c.nextReq++;
+void Fabric::request(ConnId id, Argv argv, ReplyFn onReply) {
+  Conn* c = find(id);
+  if (c == nullptr) return;
+  const RequestId r = c->nextReq++;
   if (onReply) {
-    if (c.pendingHead == c.pending.size()) {  // nothing waits: reuse the storage from the start
-      c.pending.clear();
-      c.pendingHead = 0;
+    if (c->pendingHead == c->pending.size()) {  // nothing waits: reuse the storage from the start
+      c->pending.clear();
+      c->pendingHead = 0;
     }
-    c.pending.push_back({r, std::move(onReply)});
+    c->pending.push_back({r, std::move(onReply)});
   }
-  net_.send(c.clientIp, c.serverIp,
+  net_.send(c->clientIp, c->serverIp,
             [this, id, r, argv = std::move(argv)]() mutable { arriveRequest(id, r, std::move(argv)); });
 }
 
-void Fabric::arriveRequest(ConnId id, RequestId r, Argv argv) {
-  auto it = conns_.find(id);
-  if (it == conns_.end()) return;
-  Conn& c = it->second;
-  if (c.dead || !serverAlive(c)) {  // data to a socket nobody holds: reset
+void Fabric::arriveRequest(ConnId id, RequestId r, Argv&& argv) {
+  const Conn* c = find(id);
+  if (c == nullptr) return;
+  SimProcess* p = c->dead ? nullptr : liveServer(*c);
+  if (p == nullptr) {  // data to a socket nobody holds: reset
     resetToClient(id);
     return;
   }
-  SimProcess* p = process(c.server);
   p->deliver([this, p, id, r, argv = std::move(argv)]() mutable {
-    if (conns_.count(id) == 0) return;
+    if (find(id) == nullptr) return;
     p->onRequest(id, r, std::move(argv));
   });
 }
 
-std::function<void(RedisReply)> Fabric::takePending(Conn& c, RequestId r) {
+ReplyFn Fabric::takePending(Conn& c, RequestId r) {
   auto& q = c.pending;
-  // Ids grow along the list, so the entry is found by binary search (it is nearly always
-  // the front).
-  auto pit = std::lower_bound(q.begin() + static_cast<std::ptrdiff_t>(c.pendingHead), q.end(), r,
-                              [](const Conn::Pending& p, RequestId id) { return p.id < id; });
+  // Nearly always the front; otherwise, as ids grow along the list, a binary search.
+  const auto head = q.begin() + static_cast<std::ptrdiff_t>(c.pendingHead);
+  auto pit = head != q.end() && head->id == r
+                 ? head
+                 : std::lower_bound(head, q.end(), r, [](const Conn::Pending& p, RequestId id) { return p.id < id; });
   if (pit == q.end() || pit->id != r || !pit->onReply) return {};
-  auto cb = std::move(pit->onReply);
-  pit->onReply = nullptr;
+  ReplyFn cb = std::move(pit->onReply);
   ++c.pendingAnswered;
   while (c.pendingHead < q.size() && !q[c.pendingHead].onReply) {
     ++c.pendingHead;
@@ -204,41 +202,40 @@ std::function<void(RedisReply)> Fabric::takePending(Conn& c, RequestId r) {
 }
 
 void Fabric::reply(ConnId id, RequestId r, RedisReply rep) {
-  auto it = conns_.find(id);
-  if (it == conns_.end() || it->second.dead) return;
-  net_.send(it->second.serverIp, it->second.clientIp,
-            [this, id, r, rep = std::move(rep)]() mutable {
-              auto it2 = conns_.find(id);
-              if (it2 == conns_.end() || it2->second.dead) return;
-              auto cb = takePending(it2->second, r);
-              if (!cb) return;
-              toClient(it2->second, [cb = std::move(cb), rep = std::move(rep)]() mutable {
-                cb(std::move(rep));
-              });
-            });
+  const Conn* c = find(id);
+  if (c == nullptr || c->dead) return;
+  net_.send(c->serverIp, c->clientIp, [this, id, r, rep = std::move(rep)]() mutable {
+    Conn* c2 = find(id);
+    if (c2 == nullptr || c2->dead) return;
+    ReplyFn cb = takePending(*c2, r);
+    if (!cb) return;
+    if (clientRunsNow(*c2)) {  // the usual case: no task to wrap the callback and reply in
+      cb(std::move(rep));
+      return;
+    }
+    toClient(*c2, [cb = std::move(cb), rep = std::move(rep)]() mutable { cb(std::move(rep)); });
+  });
 }
 
 void Fabric::push(ConnId id, RedisReply msg) { push(id, std::make_shared<const RedisReply>(std::move(msg))); }
 
 void Fabric::push(ConnId id, std::shared_ptr<const RedisReply> msg) {
-  auto it = conns_.find(id);
-  if (it == conns_.end() || it->second.dead) return;
-  net_.send(it->second.serverIp, it->second.clientIp, [this, id, msg = std::move(msg)]() mutable {
-    auto it2 = conns_.find(id);
-    if (it2 == conns_.end() || it2->second.dead || !it2->second.h->onPush) return;
-    toClient(it2->second, [h = it2->second.h, msg = std::move(msg)] { h->onPush(*msg); });
+  const Conn* c = find(id);
+  if (c == nullptr || c->dead) return;
+  net_.send(c->serverIp, c->clientIp, [this, id, msg = std::move(msg)]() mutable {
+    const Conn* c2 = find(id);
+    if (c2 == nullptr || c2->dead || !c2->h->onPush) return;
+    toClient(*c2, [h = c2->h, msg = std::move(msg)] { h->onPush(*msg); });
   });
 }
 
 void Fabric::serverClose(ConnId id) { resetToClient(id); }
 
 void Fabric::close(ConnId id) {
-  auto it = conns_.find(id);
-  if (it == conns_.end()) return;
-  Conn c = std::move(it->second);
-  conns_.erase(it);
-  if (c.server == 0 || c.dead) return;
-  net_.send(c.clientIp, c.serverIp, [this, id, server = c.server, inc = c.serverInc] {
+  if (find(id) == nullptr) return;
+  std::unique_ptr<Conn> c = std::move(conns_[id]);
+  if (c->server == 0 || c->dead) return;
+  net_.send(c->clientIp, c->serverIp, [this, id, server = c->server, inc = c->serverInc] {
     SimProcess* p = process(server);
     if (p == nullptr || p->incarnation() != inc) return;
     p->deliver([p, id] { p->onPeerClosed(id); });

@@ -11,13 +11,15 @@
 // A hung process keeps its connections; what arrives waits in its inbox.
 #include <cstdint>
 #include <functional>
-#include <map>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "chaos/network/network_model.h"
 #include "core/redis/redis_admin.h"
+#include "fakeapi/redis/reply_fn.h"
 
 namespace kun::redissim {
 
@@ -27,6 +29,14 @@ using RequestId = std::uint64_t;
 using ProcId = std::uint64_t;
 
 class SimProcess;
+
+// For tables looked up by endpoint on every probe and digest: an ordered map compared
+// host strings at every level.
+struct EndpointHash {
+  std::size_t operator()(const RedisEndpoint& e) const noexcept {
+    return std::hash<std::string_view>{}(e.host) ^ (static_cast<std::size_t>(e.port) * 0x9E3779B97F4A7C15ull);
+  }
+};
 
 struct ClientHandlers {
   std::function<void(bool ok)> onConnect;     // SYN answered: accepted or refused
@@ -57,9 +67,9 @@ class Fabric {
   // --- client side ----------------------------------------------------------------------
   // owner 0 = an external client (always running). Callbacks run in the owner process.
   ConnId connect(ProcId owner, NetNodeId clientIp, const RedisEndpoint& to, ClientHandlers h);
-  void request(ConnId c, Argv argv, std::function<void(RedisReply)> onReply);
+  void request(ConnId c, Argv argv, ReplyFn onReply);
   void close(ConnId c);  // client hangs up; the server sees the peer closed
-  bool isOpen(ConnId c) const { return conns_.count(c) != 0; }
+  bool isOpen(ConnId c) const { return find(c) != nullptr; }
   bool isEstablished(ConnId c) const;
 
   // --- server side ----------------------------------------------------------------------
@@ -89,31 +99,38 @@ class Fabric {
     // empty and dropped once it reaches the front (a std::map allocated a node per request).
     struct Pending {
       RequestId id;
-      std::function<void(RedisReply)> onReply;
+      ReplyFn onReply;
     };
     std::vector<Pending> pending;
     std::size_t pendingHead = 0;      // entries before it are answered
     std::size_t pendingAnswered = 0;  // answered entries at or after the head
   };
+  // The open connection id, or nullptr.
+  Conn* find(ConnId id) const { return id < conns_.size() ? conns_[id].get() : nullptr; }
   // The reply callback of request r, taken out of c's pending list (empty if none waits).
-  static std::function<void(RedisReply)> takePending(Conn& c, RequestId r);
+  static ReplyFn takePending(Conn& c, RequestId r);
   // Runs task in the client side's process (queued when hung, dropped when it is down).
   template <class F>
   void toClient(const Conn& c, F&& task);
+  // toClient would run a task at once (so the caller may just do it).
+  bool clientRunsNow(const Conn& c) const;
   // The server side is gone: the client learns after one hop (or, if that notice is lost,
   // when it next sends something).
   void resetToClient(ConnId id);
   void arriveSyn(ConnId id);
-  void arriveRequest(ConnId id, RequestId r, Argv argv);
-  bool serverAlive(const Conn& c) const;
+  void arriveRequest(ConnId id, RequestId r, Argv&& argv);
+  // The server side's process when it is the incarnation the connection was made to and
+  // it is up; nullptr otherwise.
+  SimProcess* liveServer(const Conn& c) const;
 
   EventLoop& loop_;
   NetworkModel& net_;
-  ProcId nextProc_ = 1;
-  ConnId nextConn_ = 1;
-  std::map<ProcId, SimProcess*> procs_;
-  std::map<RedisEndpoint, ProcId> listeners_;
-  std::map<ConnId, Conn> conns_;
+  // Processes and connections by id: ids are handed out in order and never reused, so a
+  // table indexed by id (an entry per id ever given: a few hundred a run) finds one
+  // without a search, and walking it visits connections in id order.
+  std::vector<SimProcess*> procs_{nullptr};  // id 0: no process
+  std::unordered_map<RedisEndpoint, ProcId, EndpointHash> listeners_;
+  std::vector<std::unique_ptr<Conn>> conns_{1};  // id 0: no connection
 };
 
 }  // namespace kun::redissim

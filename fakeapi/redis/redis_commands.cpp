@@ -318,10 +318,17 @@ RedisReply RedisNode::cmdDiscard(Client& cl, ConnId, RequestId, const Argv&, boo
 void RedisNode::deliverPublish(const std::string& channel, const std::string& message) {
   auto it = channels_.find(channel);
   if (it == channels_.end()) return;
-  // One message, shared by every subscriber's delivery.
-  auto msg = std::make_shared<const RedisReply>(RedisReply::array(
-      {RedisReply::bulk("message"), RedisReply::bulk(channel), RedisReply::bulk(message)}));
-  for (ConnId sub : it->second) fabric().push(sub, msg);
+  // One message, shared by every subscriber's delivery; its three strings are written in
+  // place (an initializer list of replies made each one, then copied it).
+  auto msg = std::make_shared<RedisReply>();
+  msg->type = RedisReply::Type::Array;
+  msg->elements.resize(3);
+  for (auto& e : msg->elements) e.type = RedisReply::Type::String;
+  msg->elements[0].str = "message";
+  msg->elements[1].str = channel;
+  msg->elements[2].str = message;
+  std::shared_ptr<const RedisReply> shared = std::move(msg);
+  for (ConnId sub : it->second) fabric().push(sub, shared);
 }
 
 RedisReply RedisNode::cmdPublish(Client&, ConnId, RequestId, const Argv& argv, bool*) {

@@ -8,7 +8,9 @@ RedisSim::RedisSim(EventLoop& loop, NetworkModel& net, Random rng, Trace* trace)
 RedisSim::~RedisSim() {
   // Processes first: they detach from the fabric.
   admins_.clear();
+  sentinelByEp_.clear();
   sentinels_.clear();
+  redisByEp_.clear();
   redis_.clear();
 }
 
@@ -19,19 +21,23 @@ Random RedisSim::forkFor(const std::string& kind, const RedisEndpoint& ep) {
 RedisNode& RedisSim::addRedis(RedisNodeOptions opts) {
   const RedisEndpoint ep{opts.ip, opts.port};
   redis_.erase(ep);
+  redisByEp_.erase(ep);
   auto node = std::make_unique<RedisNode>(fabric_, forkFor("redis", ep), std::move(opts), trace_);
   RedisNode& ref = *node;
   redis_[ep] = std::move(node);
+  redisByEp_[ep] = &ref;
   return ref;
 }
 
 SentinelNode& RedisSim::addSentinel(SentinelOptions opts) {
   const RedisEndpoint ep{opts.ip, opts.port};
   sentinels_.erase(ep);
+  sentinelByEp_.erase(ep);
   auto node = std::make_unique<SentinelNode>(fabric_, forkFor("sentinel", ep), std::move(opts), trace_);
   SentinelNode& ref = *node;
   if (sentinelEvents_) ref.setEventListener(sentinelEvents_);
   sentinels_[ep] = std::move(node);
+  sentinelByEp_[ep] = &ref;
   return ref;
 }
 
@@ -41,7 +47,9 @@ void RedisSim::setSentinelEventListener(SentinelNode::EventListener l) {
 }
 
 void RedisSim::remove(const RedisEndpoint& ep) {
+  redisByEp_.erase(ep);
   redis_.erase(ep);
+  sentinelByEp_.erase(ep);
   sentinels_.erase(ep);
 }
 
@@ -55,6 +63,7 @@ RedisNode& RedisSim::recreateRedis(const RedisEndpoint& old, const std::string& 
     opts.bootDelay = n.options().bootDelay;
     opts.persistentVolume = n.persistentVolume();
     if (n.persistentVolume()) opts.disk = n.takeDisk();
+    redisByEp_.erase(old);
     redis_.erase(it);
   }
   opts.ip = newIp;
@@ -62,13 +71,13 @@ RedisNode& RedisSim::recreateRedis(const RedisEndpoint& old, const std::string& 
 }
 
 RedisNode* RedisSim::redis(const RedisEndpoint& ep) const {
-  auto it = redis_.find(ep);
-  return it == redis_.end() ? nullptr : it->second.get();
+  auto it = redisByEp_.find(ep);
+  return it == redisByEp_.end() ? nullptr : it->second;
 }
 
 SentinelNode* RedisSim::sentinel(const RedisEndpoint& ep) const {
-  auto it = sentinels_.find(ep);
-  return it == sentinels_.end() ? nullptr : it->second.get();
+  auto it = sentinelByEp_.find(ep);
+  return it == sentinelByEp_.end() ? nullptr : it->second;
 }
 
 std::vector<RedisNode*> RedisSim::redisNodes() const {

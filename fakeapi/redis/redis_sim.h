@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "core/runtime/random.h"
@@ -56,6 +57,11 @@ class RedisSim {
   std::uint64_t created_ = 0;
   std::map<RedisEndpoint, std::unique_ptr<RedisNode>> redis_;
   std::map<RedisEndpoint, std::unique_ptr<SentinelNode>> sentinels_;
+  // The same nodes hashed by endpoint, for redis()/sentinel(): the kubelet's probes and
+  // the harness's sampler ask for a node by endpoint all the time, and the ordered maps
+  // compared host strings at every level. The maps keep the order lists are given in.
+  std::unordered_map<RedisEndpoint, RedisNode*, EndpointHash> redisByEp_;
+  std::unordered_map<RedisEndpoint, SentinelNode*, EndpointHash> sentinelByEp_;
   std::map<std::string, std::unique_ptr<SimRedisAdmin>> admins_;
   SentinelNode::EventListener sentinelEvents_;
 };

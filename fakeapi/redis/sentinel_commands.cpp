@@ -73,7 +73,7 @@ RedisReply SentinelNode::dispatch(Client& cl, ConnId c, const Argv& argv) {
   if (cmd == "publish") {
     if (argv.size() != 3) return errArity("publish");
     if (argv[1] != kHelloChannel) return RedisReply::error("ERR Only HELLO messages are accepted by Sentinel instances.");
-    processHello(argv[2]);
+    processHello(argv[2], seenHello(argv[2]));
     return intReply(1);
   }
   if (cmd == "subscribe" || cmd == "psubscribe") {

@@ -2,6 +2,7 @@
 // a pub/sub connection to masters and replicas), PING / INFO / hello, SDOWN and ODOWN,
 // what INFO tells it, and what hello messages tell it.
 #include <array>
+#include <type_traits>
 #include <string_view>
 
 #include <fmt/format.h>
@@ -112,16 +113,21 @@ void SentinelNode::closePc(Instance& ri) {
   ri.link.disconnected = true;
 }
 
-void SentinelNode::send(Instance& ri, Argv argv, std::function<void(Instance&, RedisReply)> onReply) {
+template <class F>
+void SentinelNode::send(Instance& ri, Argv argv, F onReply) {
   if (ri.link.cc == 0) return;
   ++ri.link.pendingCommands;
   const std::uint64_t uid = ri.uid, gen = ri.link.ccGen;
-  fabric().request(ri.link.cc, std::move(argv), [this, uid, gen, onReply = std::move(onReply)](RedisReply r) {
-    Instance* x = byUid(uid);
-    if (!x || x->link.ccGen != gen || x->link.cc == 0) return;
-    --x->link.pendingCommands;
-    if (onReply) onReply(*x, std::move(r));
-  });
+  // onReply is kept as it is inside the reply callback (not wrapped in a std::function
+  // first), so the callback fits in the ReplyFn without an allocation. It gets the reply
+  // by reference (no move per hop).
+  fabric().request(ri.link.cc, std::move(argv),
+                   [this, uid, gen, onReply = std::move(onReply)](RedisReply&& r) mutable {
+                     Instance* x = byUid(uid);
+                     if (!x || x->link.ccGen != gen || x->link.cc == 0) return;
+                     --x->link.pendingCommands;
+                     if constexpr (!std::is_null_pointer_v<F>) onReply(*x, r);
+                   });
 }
 
 void SentinelNode::sendAuthIfNeeded(Instance& ri, ConnId conn) {
@@ -182,8 +188,13 @@ void SentinelNode::reconnect(Instance& ri) {
       if (msg.type != RedisReply::Type::Array || msg.elements.size() != 3 || msg.elements[0].str != "message")
         return;
       const std::string& payload = msg.elements[2].str;
-      if (payload.find(myid_) != std::string::npos) return;  // our own hello
-      processHello(payload);
+      const HelloSeen* seen = seenHello(payload);
+      if (!seen && payload.find(myid_) != std::string::npos) {  // our own hello
+        rememberHello(payload).mine = true;
+        return;
+      }
+      if (seen && seen->mine) return;
+      processHello(payload, seen);
     };
     link.pc = fabric().connect(procId(), netId(), {ri.host, ri.port}, std::move(h));
     link.pcConnTime = now;
@@ -201,10 +212,10 @@ void SentinelNode::reconnect(Instance& ri) {
 
 void SentinelNode::sendPing(Instance& ri) {
   if (ri.link.cc == 0) return;
-  send(ri, {"PING"}, [this](Instance& x, RedisReply r) {
+  send(ri, {"PING"}, [this](Instance& x, RedisReply& r) {
     const std::int64_t now = mstime();
     if (r.type == RedisReply::Type::Status || r.type == RedisReply::Type::Error) {
-      if (r.str.rfind("PONG", 0) == 0 || r.str.rfind("LOADING", 0) == 0 || r.str.rfind("MASTERDOWN", 0) == 0) {
+      if (r.str.starts_with("PONG") || r.str.starts_with("LOADING") || r.str.starts_with("MASTERDOWN")) {
         x.link.lastAvailTime = now;
         x.link.actPingTime = 0;
       }
@@ -222,12 +233,13 @@ void SentinelNode::sendHello(Instance& ri) {
   // ip,port,runid,current_epoch,master_name,master_ip,master_port,master_config_epoch
   // (appended piece by piece: fmt's parsing of the pattern was most of a hello's cost),
   // written in place in the command (an initializer list would copy every argument).
-  Argv argv(3);
-  argv[0] = "PUBLISH";
-  argv[1] = kHelloChannel;
-  TextOut(argv[2]) << ip() << "," << port_ << "," << myid_ << "," << currentEpoch_ << "," << m.name << "," << mh << ","
+  Argv argv;
+  argv.reserve(3);
+  argv.emplace_back("PUBLISH");
+  argv.emplace_back(kHelloChannel);
+  TextOut(argv.emplace_back()) << ip() << "," << port_ << "," << myid_ << "," << currentEpoch_ << "," << m.name << "," << mh << ","
                    << mp << "," << m.configEpoch;
-  send(ri, std::move(argv), [this](Instance& x, RedisReply r) {
+  send(ri, std::move(argv), [this](Instance& x, RedisReply& r) {
     if (!r.isError()) x.lastPubTime = mstime();
   });
 }
@@ -251,7 +263,7 @@ void SentinelNode::sendPeriodic(Instance& ri) {
     infoPeriod = 1000;
   const std::int64_t pingPeriod = std::min(ri.downAfter, kPingPeriod);
   if (!(ri.flags & kSentinel) && (ri.infoRefresh == 0 || now - ri.infoRefresh > infoPeriod)) {
-    send(ri, {"INFO"}, [this](Instance& x, RedisReply r) {
+    send(ri, {"INFO"}, [this](Instance& x, RedisReply& r) {
       if (r.type != RedisReply::Type::String) return;
       x.info.swap(r.str);  // kept as the last INFO seen, without copying it
       refreshInfo(x, x.info);
@@ -329,7 +341,7 @@ void SentinelNode::askOthers(Instance& m, bool forced) {
     send(ri,
          {"SENTINEL", "is-master-down-by-addr", m.host, std::to_string(m.port), std::to_string(currentEpoch_),
           m.failoverState > kNone ? myid_ : "*"},
-         [this](Instance& x, RedisReply r) {
+         [this](Instance& x, RedisReply& r) {
            if (r.type != RedisReply::Type::Array || r.elements.size() != 3 ||
                r.elements[0].type != RedisReply::Type::Integer || r.elements[1].type != RedisReply::Type::String ||
                r.elements[2].type != RedisReply::Type::Integer)
@@ -509,7 +521,35 @@ void SentinelNode::refreshInfo(Instance& ri, const std::string& info) {
 
 // --- what hello messages say --------------------------------------------------------------
 
-void SentinelNode::processHello(std::string_view hello) {
+const SentinelNode::HelloSeen* SentinelNode::seenHello(std::string_view hello) const {
+  for (const HelloSeen& h : helloSeen_)
+    if (h.text == hello) return &h;
+  return nullptr;
+}
+
+bool SentinelNode::repeatHello(const HelloSeen& h) {
+  // Live uids are the entries processHello would find again: a master's name and a
+  // sentinel's address and run id never change, and an entry removed leaves byUid_.
+  if (h.masterUid == 0 || h.sentinelUid == 0) return false;
+  Instance* m = byUid(h.masterUid);
+  Instance* si = byUid(h.sentinelUid);
+  if (!m || !si || h.currentEpoch > currentEpoch_ || h.masterConfigEpoch > m->configEpoch) return false;
+  si->lastHelloTime = mstime();
+  return true;
+}
+
+SentinelNode::HelloSeen& SentinelNode::rememberHello(std::string_view hello) {
+  constexpr std::size_t kRemembered = 8;
+  for (HelloSeen& e : helloSeen_)
+    if (e.text == hello) return e;
+  if (helloSeen_.size() == kRemembered) helloSeen_.erase(helloSeen_.begin());
+  HelloSeen& h = helloSeen_.emplace_back();
+  h.text.assign(hello);
+  return h;
+}
+
+void SentinelNode::processHello(std::string_view hello, const HelloSeen* seen) {
+  if (seen && repeatHello(*seen)) return;
   std::array<std::string_view, 8> tok;
   if (!helloFields(hello, tok)) return;
   Instance* m = masterByName(std::string(tok[4]));
@@ -579,7 +619,15 @@ void SentinelNode::processHello(std::string_view hello) {
       resetMasterAndChangeAddress(*m, std::string(tok[5]), static_cast<int>(*mport));  // keeps the sentinels, si too
     }
   }
-  if (si) si->lastHelloTime = mstime();
+  if (si) {
+    si->lastHelloTime = mstime();
+    HelloSeen& h = rememberHello(hello);
+    h.mine = hello.find(myid_) != std::string_view::npos;
+    h.masterUid = m->uid;
+    h.sentinelUid = si->uid;
+    h.currentEpoch = static_cast<std::uint64_t>(*cepoch);
+    h.masterConfigEpoch = static_cast<std::uint64_t>(*mcepoch);
+  }
 }
 
 }  // namespace kun::redissim

@@ -34,6 +34,7 @@ void SentinelNode::onBoot() {
   currentEpoch_ = 0;
   masters_.clear();
   byUid_.clear();
+  helloSeen_.clear();
   clients_.clear();
   channels_.clear();
   if (saved_) {
@@ -82,6 +83,7 @@ void SentinelNode::onDown() {
   else saved_ = opts_.savedConfig;
   masters_.clear();
   byUid_.clear();
+  helloSeen_.clear();
   clients_.clear();
   channels_.clear();
 }
@@ -138,7 +140,7 @@ SentinelNode::Instance* SentinelNode::createInstance(const std::string& name, in
   ri->roleReportedTime = now;
   ri->slaveConfChangeTime = now;
   Instance* raw = ri.get();
-  byUid_[raw->uid] = raw;
+  byUid_.set(raw->uid, raw);
   table.emplace(key, std::move(ri));
   return raw;
 }
@@ -154,8 +156,7 @@ void SentinelNode::releaseChildren(Instance& m) {
 }
 
 SentinelNode::Instance* SentinelNode::byUid(std::uint64_t uid) const {
-  auto it = byUid_.find(uid);
-  return it == byUid_.end() ? nullptr : it->second;
+  return byUid_.find(uid);
 }
 
 SentinelNode::Instance* SentinelNode::masterByName(const std::string& name) const {

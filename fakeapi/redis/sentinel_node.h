@@ -200,7 +200,10 @@ class SentinelNode final : public SimProcess {
   void reconnect(Instance& ri);
   void closeCc(Instance& ri);
   void closePc(Instance& ri);
-  void send(Instance& ri, Argv argv, std::function<void(Instance&, RedisReply)> onReply);
+  // Sends argv on ri's command link; onReply(Instance&, RedisReply&) runs when the reply
+  // comes back on that same link (nullptr: nothing to run).
+  template <class F>
+  void send(Instance& ri, Argv argv, F onReply);
   void sendAuthIfNeeded(Instance& ri, ConnId conn);
   void sendPeriodic(Instance& ri);
   void sendPing(Instance& ri);
@@ -209,7 +212,16 @@ class SentinelNode final : public SimProcess {
   void checkSdown(Instance& ri);
   void checkOdown(Instance& m);
   void refreshInfo(Instance& ri, const std::string& info);
-  void processHello(std::string_view hello);
+  // seen: seenHello(hello).
+  struct HelloSeen;
+  void processHello(std::string_view hello, const HelloSeen* seen);
+  // A hello heard before (see helloSeen_), or nullptr.
+  const HelloSeen* seenHello(std::string_view hello) const;
+  // Does what processHello would for a repeat of h, if that is only noting when the
+  // sentinel was heard; false when it would do more (processHello must parse it).
+  bool repeatHello(const HelloSeen& h);
+  // The entry for hello, made if there is none (the oldest goes past a few).
+  HelloSeen& rememberHello(std::string_view hello);
   void askOthers(Instance& m, bool forced);
   bool masterLooksSane(const Instance& m) const;
   bool noDownFor(const Instance& ri, std::int64_t ms) const;
@@ -246,13 +258,39 @@ class SentinelNode final : public SimProcess {
   std::string runId_;  // INFO's run_id: this process, not the sentinel id
   std::uint64_t currentEpoch_ = 0;
   std::map<std::string, std::unique_ptr<Instance>> masters_;
-  std::map<std::uint64_t, Instance*> byUid_;
+  // Instances by uid. Uids are handed out in order and never reused, so this is a table
+  // indexed by uid: every reply and push looks its instance up here.
+  struct UidIndex {
+    std::vector<Instance*> at;
+    void set(std::uint64_t uid, Instance* p) {
+      if (uid >= at.size()) at.resize(uid + 1, nullptr);
+      at[uid] = p;
+    }
+    void erase(std::uint64_t uid) {
+      if (uid < at.size()) at[uid] = nullptr;
+    }
+    void clear() { at.clear(); }
+    Instance* find(std::uint64_t uid) const { return uid < at.size() ? at[uid] : nullptr; }
+  };
+  UidIndex byUid_;
   std::uint64_t nextUid_ = 1;
   bool tilt_ = false;
   std::int64_t tiltStart_ = 0;
   std::int64_t previousTime_ = 0;
   std::int64_t bootMs_ = 0;
   bool simCrashAfterElection_ = false, simCrashAfterPromotion_ = false;
+  // The last few hello payloads heard, with what processing them found. A peer repeats
+  // the same hello (to every instance, every 2 s) until its epochs or master change, and
+  // each copy reaches this sentinel once per instance it subscribes to: a repeat whose
+  // master and sentinel entries still exist and whose epochs are not newer than ours only
+  // refreshes the sentinel's last-hello time, with no parsing.
+  struct HelloSeen {
+    std::string text;
+    bool mine = false;  // holds our id: the pub/sub link ignores it
+    std::uint64_t masterUid = 0, sentinelUid = 0;  // 0: none known
+    std::uint64_t currentEpoch = 0, masterConfigEpoch = 0;
+  };
+  std::vector<HelloSeen> helloSeen_;
   std::map<ConnId, Client> clients_;
   std::map<std::string, std::set<ConnId>> channels_;
   EventListener listener_;

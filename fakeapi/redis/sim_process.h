@@ -37,6 +37,8 @@ class SimProcess {
   // its dataset is not ready).
   virtual bool ready() const { return state_ == State::Running; }
 
+  // deliver() would run a task at once (running, nothing waiting in the inbox).
+  bool runsNow() const { return state_ == State::Running && inbox_.empty(); }
   // Runs task as this process (see the file comment). A template, so that what runs at
   // once (the common case) is called as it is, not first wrapped into a Task.
   template <class F>
@@ -49,7 +51,7 @@ class SimProcess {
         inbox_.emplace_back(std::forward<F>(task));
         return;
       case State::Running:
-        if (!inbox_.empty()) {  // still working through what piled up while hung
+        if (!runsNow()) {  // still working through what piled up while hung
           inbox_.emplace_back(std::forward<F>(task));
           return;
         }

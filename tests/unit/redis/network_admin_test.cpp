@@ -29,6 +29,29 @@ TEST(NetworkModel, FaultsCutTheRightLinks) {
   EXPECT_TRUE(net.healthy());
 }
 
+// reachable() answers without looking while nothing blocks anywhere: lifting one fault
+// of several must keep the others, and lifting the last must open every link again.
+TEST(NetworkModel, LiftingOneFaultKeepsTheOthers) {
+  SimLoop loop;
+  NetworkModel net(loop, Random(1));
+  net.cut("a", "b");
+  net.cut("c", "d");
+  net.restore("a", "b");
+  EXPECT_TRUE(net.reachable("a", "b"));
+  EXPECT_FALSE(net.reachable("c", "d"));
+  net.isolate("e");
+  net.restore("c", "d");
+  EXPECT_TRUE(net.reachable("c", "d"));
+  EXPECT_FALSE(net.reachable("a", "e"));
+  net.partition({{"a"}, {"b"}});
+  net.reconnect("e");
+  EXPECT_TRUE(net.reachable("a", "e"));
+  EXPECT_FALSE(net.reachable("a", "b"));
+  net.partition({});
+  EXPECT_TRUE(net.reachable("a", "b"));
+  EXPECT_TRUE(net.healthy());
+}
+
 TEST(NetworkModel, DeliversWithLatencyInOrderAndDropsOnCutLinks) {
   SimLoop loop;
   NetworkModel::Options o;

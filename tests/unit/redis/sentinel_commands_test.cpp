@@ -172,6 +172,32 @@ TEST(SentinelCommands, InfoRoleAndPing) {
   EXPECT_EQ(c.w.must(c.s0, {"SENTINEL", "MYID"}).str, c.t.sentinel(0).myId());
 }
 
+// A sentinel remembers the hellos it heard, so an unchanged repeat only refreshes the
+// peer's last-hello time: the peers must stay fresh, and be learned again from the same
+// hellos once a reset (or a master removed and added again) dropped them.
+TEST(SentinelCommands, RepeatedHellosKeepPeersFreshAndBringThemBackAfterAReset) {
+  Settled c;
+  c.w.runFor(seconds(10));
+  for (const auto& s : c.w.must(c.s0, {"SENTINEL", "SENTINELS", kName}).elements)
+    EXPECT_LT(std::stoll(fields(s)["last-hello-message"]), 3000);
+  EXPECT_EQ(c.w.must(c.s0, {"SENTINEL", "RESET", kName}).integer, 1);
+  EXPECT_EQ(c.t.sentinel(0).knownSentinels(kName), 0u);
+  c.w.runFor(seconds(5));
+  EXPECT_EQ(c.t.sentinel(0).knownSentinels(kName), 2u);
+  EXPECT_TRUE(c.w.must(c.s0, {"SENTINEL", "REMOVE", kName}).isOk());
+  EXPECT_TRUE(c.w.must(c.s0, {"SENTINEL", "MONITOR", kName, "10.0.0.1", "6379", "2"}).isOk());
+  c.w.runFor(seconds(5));
+  EXPECT_EQ(c.t.sentinel(0).knownSentinels(kName), 2u);
+  // A hello heard twice, then one with a newer epoch: the newer epoch is taken.
+  const std::string peer = "10.0.1.2,26379," + c.t.sentinel(1).myId() + ",";
+  const std::string tail = ",mymaster,10.0.0.1,6379,0";
+  for (int i = 0; i < 2; ++i)
+    EXPECT_EQ(c.w.must(c.s0, {"PUBLISH", "__sentinel__:hello", peer + "0" + tail}).integer, 1);
+  EXPECT_EQ(c.t.sentinel(0).currentEpoch(), 0u);
+  EXPECT_EQ(c.w.must(c.s0, {"PUBLISH", "__sentinel__:hello", peer + "4" + tail}).integer, 1);
+  EXPECT_EQ(c.t.sentinel(0).currentEpoch(), 4u);
+}
+
 TEST(SentinelCommands, AHungSentinelEntersTiltWhenItResumes) {
   Settled c;
   c.t.sentinel(0).hang();
