@@ -1,5 +1,5 @@
 #pragma once
-// A move-only `void()` callable with room for the captures the simulation's events carry
+// Task: a move-only `void()` callable with room for the captures the simulation's events carry
 // (a few ids, a pointer, a string or a vector, a nested callback) inside the object, so
 // that scheduling an event does not allocate. std::function keeps only 16 bytes inline and
 // requires copyable captures; almost every event lambda is bigger, which made a heap
@@ -18,19 +18,23 @@ struct IsStdFunction : std::false_type {};
 template <typename Sig>
 struct IsStdFunction<std::function<Sig>> : std::true_type {};
 
-class Task {
- public:
-  // Room for the largest common event: a network delivery of a reply (a pointer, two
-  // ids and a RedisReply by value).
-  static constexpr std::size_t kInline = 96;
+// A move-only callable of signature Sig keeping callables of up to Room bytes inside the
+// object (bigger ones go to the heap).
+template <typename Sig, std::size_t Room>
+class InlineFunction;
 
-  Task() noexcept = default;
-  Task(std::nullptr_t) noexcept {}
+template <typename R, typename... Args, std::size_t Room>
+class InlineFunction<R(Args...), Room> {
+ public:
+  static constexpr std::size_t kInline = Room;
+
+  InlineFunction() noexcept = default;
+  InlineFunction(std::nullptr_t) noexcept {}  // NOLINT: "nothing", as with std::function
   template <typename F, typename D = std::decay_t<F>,
-            typename = std::enable_if_t<!std::is_same_v<D, Task> && std::is_invocable_r_v<void, D&>>>
-  Task(F&& f) {  // NOLINT: implicit, as std::function's, so lambdas pass where a Task is taken
+            typename = std::enable_if_t<!std::is_same_v<D, InlineFunction> && std::is_invocable_r_v<R, D&, Args...>>>
+  InlineFunction(F&& f) {  // NOLINT: implicit, as std::function's, so lambdas pass where one is taken
     if constexpr (std::is_pointer_v<D> || IsStdFunction<D>::value) {
-      if (f == nullptr) return;  // an empty std::function or null pointer makes an empty Task
+      if (f == nullptr) return;  // an empty std::function or null pointer makes an empty one
     }
     if constexpr (fitsInline<D>()) {
       ::new (static_cast<void*>(buf_)) D(std::forward<F>(f));
@@ -40,13 +44,13 @@ class Task {
       ops_ = &heapOps<D>;
     }
   }
-  Task(Task&& o) noexcept : ops_(o.ops_) {
+  InlineFunction(InlineFunction&& o) noexcept : ops_(o.ops_) {
     if (ops_) {
       ops_->move(o.buf_, buf_);
       o.ops_ = nullptr;
     }
   }
-  Task& operator=(Task&& o) noexcept {
+  InlineFunction& operator=(InlineFunction&& o) noexcept {
     if (this != &o) {
       reset();
       ops_ = o.ops_;
@@ -57,27 +61,26 @@ class Task {
     }
     return *this;
   }
-  Task& operator=(std::nullptr_t) noexcept {
+  InlineFunction& operator=(std::nullptr_t) noexcept {
     reset();
     return *this;
   }
-  Task(const Task&) = delete;
-  Task& operator=(const Task&) = delete;
-  ~Task() { reset(); }
+  InlineFunction(const InlineFunction&) = delete;
+  InlineFunction& operator=(const InlineFunction&) = delete;
+  ~InlineFunction() { reset(); }
 
   explicit operator bool() const noexcept { return ops_ != nullptr; }
-  void operator()() { ops_->call(buf_); }
+  R operator()(Args... args) { return ops_->call(buf_, std::forward<Args>(args)...); }
 
  private:
   struct Ops {
-    void (*call)(void* self);
+    R (*call)(void* self, Args&&... args);
     void (*move)(void* from, void* to) noexcept;  // move-constructs into to, destroys from
     void (*destroy)(void* self) noexcept;
   };
   template <typename D>
   static constexpr bool fitsInline() {
-    return sizeof(D) <= kInline && alignof(D) <= alignof(std::max_align_t) &&
-           std::is_nothrow_move_constructible_v<D>;
+    return sizeof(D) <= Room && alignof(D) <= alignof(std::max_align_t) && std::is_nothrow_move_constructible_v<D>;
   }
   // The object placement-new made in the buffer, reached through the buffer's address.
   template <typename T>
@@ -86,7 +89,7 @@ class Task {
   }
   template <typename D>
   static constexpr Ops inlineOps{
-      [](void* s) { (*at<D>(s))(); },
+      [](void* s, Args&&... args) -> R { return (*at<D>(s))(std::forward<Args>(args)...); },
       [](void* from, void* to) noexcept {
         ::new (to) D(std::move(*at<D>(from)));
         at<D>(from)->~D();
@@ -94,7 +97,7 @@ class Task {
       [](void* s) noexcept { at<D>(s)->~D(); }};
   template <typename D>
   static constexpr Ops heapOps{
-      [](void* s) { (**at<D*>(s))(); },
+      [](void* s, Args&&... args) -> R { return (**at<D*>(s))(std::forward<Args>(args)...); },
       [](void* from, void* to) noexcept { ::new (to) D*(*at<D*>(from)); },
       [](void* s) noexcept { delete *at<D*>(s); }};
 
@@ -106,7 +109,11 @@ class Task {
   }
 
   const Ops* ops_ = nullptr;
-  alignas(std::max_align_t) unsigned char buf_[kInline];
+  alignas(std::max_align_t) unsigned char buf_[Room];
 };
+
+// An event: room for the largest common one, a network delivery of a reply (a pointer,
+// two ids and a RedisReply by value).
+using Task = InlineFunction<void(), 96>;
 
 }  // namespace kun
