@@ -17,6 +17,7 @@
 #include "scenarios/scenario_conditions.h"
 #include "scenarios/scenario_world.h"
 #include "scenarios/timeline_recorder.h"
+#include "scenarios/view_verdicts.h"
 #include "scenarios/write_durability.h"
 
 namespace kun::scenario {
@@ -78,6 +79,7 @@ bool cutsOffMaster(const chaos::Fault& f, std::int64_t downAfterMs) {
 constexpr Duration kReplicationInFlight = milliseconds(50);
 
 constexpr Duration kPoll = milliseconds(100);
+const std::string kNoMaster;  // readiness_.sample's master when there is not one
 constexpr Duration kSettle = seconds(5);
 
 bool lasting(const chaos::Fault& f) { return chaos::hasDuration(f.kind) && f.duration > Duration::zero(); }
@@ -101,6 +103,7 @@ struct ClusterSamples {
   std::string named;            // the master most sentinels name
   std::int64_t epoch = 0;       // the config epoch the majority named it under
   std::vector<SentinelFailover> failovers;
+  ViewVerdicts verdicts;  // on the view last judged
 };
 
 class Runner {
@@ -146,10 +149,17 @@ class Runner {
   }
 
   std::shared_ptr<const api::RedisCluster> cluster(const ClusterRef& c) { return w_.cluster(c.ns, c.name); }
+  using ClusterPtr = std::shared_ptr<const api::RedisCluster>;
+  using ViewPtr = std::shared_ptr<const rediscluster::ClusterView>;
   // The one health function, every answer of which is kept as a sample (recoveries are
-  // measured from these).
-  rediscluster::Health healthOf(const ClusterRef& c, const api::RedisCluster& rc, const rediscluster::ClusterView& view);
-  rediscluster::Health healthOf(const ClusterRef& c, const api::RedisCluster& rc);
+  // measured from these). The reference lasts until c is judged again.
+  const Verdicts& judge(const ClusterRef& c, const ClusterPtr& rc, const ViewPtr& view);
+  const rediscluster::Health& healthOf(const ClusterRef& c, const ClusterPtr& rc, const ViewPtr& view) {
+    return judge(c, rc, view).health;
+  }
+  const rediscluster::Health& healthOf(const ClusterRef& c, const ClusterPtr& rc) {
+    return healthOf(c, rc, w_.observe(*rc));
+  }
   bool allHealthy();
   // "RedisCluster NS/NAME: <the operator's message>" for the first cluster whose spec the
   // operator rejected (condition Failed, reason InvalidSpec); "" when none is.
@@ -211,24 +221,21 @@ class Runner {
   FailoverReadiness readiness_;     // failover-ready, for the primary cluster
 };
 
-rediscluster::Health Runner::healthOf(const ClusterRef& c, const api::RedisCluster& rc,
-                                      const rediscluster::ClusterView& view) {
-  auto h = rediscluster::assessHealth(rc, view);
-  if (c.name == primary_.name && c.ns == primary_.ns) readiness_.onHealth(w_.loop().now(), h.healthy);
-  auto& changes = samples_[c.name].healthChanges;
-  if (changes.empty() || changes.back().second != h.healthy) changes.push_back({w_.loop().now(), h.healthy});
-  return h;
-}
-
-rediscluster::Health Runner::healthOf(const ClusterRef& c, const api::RedisCluster& rc) {
-  return healthOf(c, rc, *w_.observe(rc));
+const Verdicts& Runner::judge(const ClusterRef& c, const ClusterPtr& rc, const ViewPtr& view) {
+  auto& cs = samples_[c.name];
+  const Verdicts& v = cs.verdicts.of(rc, view);
+  const bool healthy = v.health.healthy;
+  if (c.name == primary_.name && c.ns == primary_.ns) readiness_.onHealth(w_.loop().now(), healthy);
+  auto& changes = cs.healthChanges;
+  if (changes.empty() || changes.back().second != healthy) changes.push_back({w_.loop().now(), healthy});
+  return v;
 }
 
 bool Runner::allHealthy() {
   bool all = true;
   for (const auto& c : clusters_) {
     auto rc = cluster(c);
-    all = rc && healthOf(c, *rc).healthy && all;
+    all = rc && healthOf(c, rc).healthy && all;
   }
   return all;
 }
@@ -279,7 +286,7 @@ bool Runner::evaluate(std::string_view condition, std::string& why) {
     for (const auto& other : clusters_) {
       auto orc = cluster(other);
       if (!orc) return false;
-      const auto h = healthOf(other, *orc);
+      const auto& h = healthOf(other, orc);
       if (!h.healthy) {
         why = other.name + ": " + (h.reasons.empty() ? "not healthy" : h.reasons.front());
         return false;
@@ -306,7 +313,7 @@ bool Runner::evaluate(std::string_view condition, std::string& why) {
     return !v;
   }
   if (condition == "master-changed") {
-    const auto h = healthOf(c, *rc, view);
+    const auto& h = healthOf(c, rc, viewPtr);
     why = "the master is still " + firstMaster_;
     return !h.masterIP.empty() && h.masterIP != firstMaster_;
   }
@@ -331,13 +338,11 @@ void Runner::sample() {
     auto rc = cluster(c);
     if (!rc) continue;
     const auto viewPtr = w_.observe(*rc);
-    const auto& view = *viewPtr;
-    (void)healthOf(c, *rc, view);
+    const auto& masters = judge(c, rc, viewPtr).masters;
     auto& cs = samples_[c.name];
-    noteFailover(cs, view);
-    const auto masters = writableMasters(view);
+    noteFailover(cs, *viewPtr);
     if (c.name == primary_.name && c.ns == primary_.ns)
-      check(inv::kFailoverReady, readiness_.sample(*rc, view, masters.size() == 1 ? masters[0] : ""));
+      check(inv::kFailoverReady, readiness_.sample(rc, viewPtr, masters.size() == 1 ? masters[0] : kNoMaster));
     held(inv::kSingleWritableMaster);  // unless violated, now or later
     if (masters.size() < 2) {
       cs.twoMastersSince.reset();
@@ -590,7 +595,7 @@ std::vector<std::pair<std::string_view, std::optional<std::string>>> Runner::con
   if (!rc) return {{inv::kSpecMatches, "RedisCluster " + c.name + " is gone"}};
   const auto viewPtr = w_.observe(*rc);
   const auto& view = *viewPtr;
-  const auto h = healthOf(c, *rc, view);
+  const auto& h = healthOf(c, rc, viewPtr);
   out.push_back({inv::kReplicasFollowMaster, checkReplicasFollowMaster(view, h.masterIP)});
   out.push_back({inv::kSentinelsAgree, checkSentinelsAgree(view)});
   out.push_back({inv::kSentinelListsExact, checkSentinelListsExact(*rc, view)});
@@ -770,7 +775,7 @@ RunResult Runner::run() {
                                               toMillis(o_.firstHealthTimeout) / 1000, why));
     return finish();
   }
-  if (auto rc = cluster(clusters_.front())) firstMaster_ = healthOf(clusters_.front(), *rc).masterIP;
+  if (auto rc = cluster(clusters_.front())) firstMaster_ = healthOf(clusters_.front(), rc).masterIP;
   progress("healthy; master " + firstMaster_);
   schedule_ = std::make_unique<chaos::ScheduleRunner>(w_.loop(), w_.injector(), s_.schedule);
   schedule_->setBeforeBegin([this](const chaos::Fault& f) { beforeFault(f); });
