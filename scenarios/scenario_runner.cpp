@@ -128,8 +128,14 @@ class Runner {
   void progress(const std::string& line) {
     if (o_.progress) o_.progress(fmt::format("[{:8.1f}s] {}", ms(w_.loop().now()) / 1000.0, line));
   }
+  // The sampler marks invariants every sample: found by name, a key made only once.
+  InvariantOutcome& outcome(std::string_view name) {
+    auto it = report_.invariants.find(name);
+    if (it == report_.invariants.end()) it = report_.invariants.emplace(std::string(name), InvariantOutcome{}).first;
+    return it->second;
+  }
   void violate(std::string_view name, const std::string& detail) {
-    auto& inv = report_.invariants[std::string(name)];
+    auto& inv = outcome(name);
     if (inv.state == InvariantOutcome::State::Violated) return;
     inv.state = InvariantOutcome::State::Violated;
     inv.atMs = ms(w_.loop().now());
@@ -140,7 +146,7 @@ class Runner {
     progress(fmt::format("VIOLATED {}: {}", name, detail));
   }
   void held(std::string_view name) {
-    auto& inv = report_.invariants[std::string(name)];
+    auto& inv = outcome(name);
     if (inv.state == InvariantOutcome::State::NotChecked) inv.state = InvariantOutcome::State::Held;
   }
   void check(std::string_view name, const std::optional<std::string>& v) {

@@ -130,9 +130,17 @@ Status ScenarioWorld::patchCluster(const std::string& ns, const std::string& nam
   return {};
 }
 
+ScenarioWorld::Derived& ScenarioWorld::derivedNamed(const std::string& ns, const std::string& name) {
+  for (auto& [key, d] : derived_)
+    if (d.name == name && d.ns == ns) return d;
+  Derived& d = derived_[ns + "/" + name];
+  d.ns = ns;
+  d.name = name;
+  return d;
+}
+
 std::shared_ptr<const api::RedisCluster> ScenarioWorld::cluster(const std::string& ns, const std::string& name) {
-  const std::string key = ns + "/" + name;
-  Derived& d = derived_[key];
+  Derived& d = derivedNamed(ns, name);
   const std::uint64_t now = world_->store().version();
   if (d.clusterAt == now) return d.cluster;
   d.clusterAt = now;
@@ -148,9 +156,12 @@ std::shared_ptr<const api::RedisCluster> ScenarioWorld::cluster(const std::strin
   if (!rv.empty() && rv == d.clusterRv) return d.cluster;
   d.clusterRv = std::move(rv);
   d.cluster.reset();
-  Object obj = **o;
-  if (auto j = judged_.find(key); j != judged_.end()) obj["spec"] = j->second;
-  auto rc = api::parseRedisCluster(obj);
+  const auto j = judged_.empty() ? judged_.end() : judged_.find(ns + "/" + name);
+  auto rc = j == judged_.end() ? api::parseRedisCluster(std::move(*o)) : [&] {
+    Object obj = **o;
+    obj["spec"] = j->second;
+    return api::parseRedisCluster(obj);
+  }();
   if (!rc) return nullptr;
   d.cluster = std::make_shared<const api::RedisCluster>(api::withDefaults(*rc));
   return d.cluster;

@@ -118,6 +118,7 @@ class ScenarioWorld final : public chaos::OperatorControl {
   // By "ns/name", with the store version they were derived at, and the stored objects they
   // were derived from (kept while the store hands back the same ones).
   struct Derived {
+    std::string ns, name;  // set by cluster(); derivedOf's fallback leaves them empty
     std::uint64_t clusterAt = 0, podsAt = 0;
     std::string clusterRv;
     std::shared_ptr<const api::RedisCluster> cluster;
@@ -130,6 +131,8 @@ class ScenarioWorld final : public chaos::OperatorControl {
   // rc's entry: found by the cluster object itself when rc is the one cluster() derived
   // (every sample), else by "ns/name".
   Derived& derivedOf(const api::RedisCluster& rc);
+  // The entry of ns/name, found without building its key (cluster() runs every sample).
+  Derived& derivedNamed(const std::string& ns, const std::string& name);
   std::map<std::string, Derived, std::less<>> derived_;
   std::optional<NetNodeId> harnessNode_;
   int restarts_ = 0;
