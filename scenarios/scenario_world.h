@@ -20,6 +20,7 @@
 #include "chaos/faults/operator_control.h"
 #include "core/api/redis_cluster_types.h"
 #include "core/kube/forwarding_client.h"
+#include "core/kube/selector.h"
 #include "core/operator/operator_core.h"
 #include "core/rediscluster/health.h"
 #include "fakeapi/redis/view_digest.h"
@@ -115,6 +116,11 @@ class ScenarioWorld final : public chaos::OperatorControl {
     bool interned = false;
     NetNodeId ip = 0;
   };
+  // A pod of the last list, and which of the cluster's two selectors match it.
+  struct PodMatch {
+    ObjectPtr pod;
+    bool redis = false, sentinel = false;
+  };
   // By "ns/name", with the store version they were derived at, and the stored objects they
   // were derived from (kept while the store hands back the same ones).
   struct Derived {
@@ -123,6 +129,11 @@ class ScenarioWorld final : public chaos::OperatorControl {
     std::string clusterRv;
     std::shared_ptr<const api::RedisCluster> cluster;
     std::vector<ObjectPtr> redisObjects, sentinelObjects;
+    // The pods' label selectors of cluster selectorsOf, parsed once (nullopt: unparsable).
+    bool selectorsMade = false;
+    std::string selectorsOf;
+    std::optional<LabelSelector> redisSelector, sentinelSelector;
+    std::vector<PodMatch> podMatches;  // the namespace's pods at the last list
     rediscluster::ClusterPods pods;
     std::vector<PodSeen> redisSeen, sentinelSeen;  // by pods.redis / pods.sentinels index
     redissim::ViewHash viewDigest;
@@ -131,6 +142,9 @@ class ScenarioWorld final : public chaos::OperatorControl {
   // rc's entry: found by the cluster object itself when rc is the one cluster() derived
   // (every sample), else by "ns/name".
   Derived& derivedOf(const api::RedisCluster& rc);
+  // With verifyViewCache: the pods pods() split from one list of the namespace are those a
+  // list by each component's selector gives (a mismatch goes to viewCheck_).
+  void verifyPods(const api::RedisCluster& rc, const Derived& d);
   // The entry of ns/name, found without building its key (cluster() runs every sample).
   Derived& derivedNamed(const std::string& ns, const std::string& name);
   std::map<std::string, Derived, std::less<>> derived_;
