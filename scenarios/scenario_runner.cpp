@@ -175,7 +175,7 @@ class Runner {
   bool waitUntil(const std::function<bool()>& pred, Duration timeout);
   bool evaluate(std::string_view condition, std::string& why);
   void sample();
-  void noteFailover(ClusterSamples& cs, const rediscluster::ClusterView& view);
+  void noteFailover(ClusterSamples& cs, const Verdicts& v);
   void armSampler();
   bool runStep(const Step& st, StepOutcome& out);
   Status beginStepFault(const chaos::Fault& f, std::string& detail);
@@ -344,9 +344,10 @@ void Runner::sample() {
     auto rc = cluster(c);
     if (!rc) continue;
     const auto viewPtr = w_.observe(*rc);
-    const auto& masters = judge(c, rc, viewPtr).masters;
+    const Verdicts& verdicts = judge(c, rc, viewPtr);
+    const auto& masters = verdicts.masters;
     auto& cs = samples_[c.name];
-    noteFailover(cs, *viewPtr);
+    noteFailover(cs, verdicts);
     if (c.name == primary_.name && c.ns == primary_.ns)
       check(inv::kFailoverReady, readiness_.sample(rc, viewPtr, masters.size() == 1 ? masters[0] : kNoMaster));
     held(inv::kSingleWritableMaster);  // unless violated, now or later
@@ -363,23 +364,14 @@ void Runner::sample() {
   }
 }
 
-void Runner::noteFailover(ClusterSamples& cs, const rediscluster::ClusterView& view) {
-  // The epoch is that of the sentinels naming each master: a lone sentinel that has seen
-  // the failover first (its peers not yet) must not use up the epoch the majority later
-  // names the new master under.
-  std::map<std::string, std::pair<int, std::int64_t>> votes;  // ip -> (sentinels, their highest epoch)
-  int reachable = 0;
-  for (const auto& s : view.sentinels) {
-    if (!s.reachable || !s.monitoring) continue;
-    ++reachable;
-    auto& [n, epoch] = votes[s.master.ip];
-    ++n;
-    epoch = std::max(epoch, s.master.configEpoch);
-  }
+void Runner::noteFailover(ClusterSamples& cs, const Verdicts& v) {
+  // The epoch is that of the sentinels naming each master (Verdicts::votes): a lone
+  // sentinel that has seen the failover first (its peers not yet) must not use up the
+  // epoch the majority later names the new master under.
   const TimePoint now = w_.loop().now();
-  for (const auto& [ip, vote] : votes) {
+  for (const auto& [ip, vote] : v.votes) {
     const auto [n, epoch] = vote;
-    if (2 * n <= reachable || ip == cs.named) continue;
+    if (2 * n <= v.reachable || ip == cs.named) continue;
     if (!cs.named.empty() && epoch > cs.epoch) {
       const TimePoint since = cs.failovers.empty() ? start_ : cs.failovers.back().at;
       const auto attempt = tries_.find(cs.named, epoch, since);

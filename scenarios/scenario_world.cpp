@@ -248,11 +248,12 @@ redissim::ViewHash ScenarioWorld::viewDigest(const api::RedisCluster& rc) {
     d.add(seen.identity.a);
     d.add(seen.identity.b);
     if (pod.ip.empty()) return;
-    const RedisEndpoint ep{pod.ip, port};
     if (!seen.interned) {
       seen.ip = net.intern(pod.ip);
+      seen.ep = RedisEndpoint{pod.ip, port};
       seen.interned = true;
     }
+    const RedisEndpoint& ep = seen.ep;
     const redissim::SimProcess* listener = redis.fabric().listener(ep);
     redissim::digest(d, net.probe(harness, seen.ip), net.probe(seen.ip, harness), listener ? listener->procId() : 0,
                      listener ? listener->incarnation() : 0);

@@ -110,11 +110,12 @@ class ScenarioWorld final : public chaos::OperatorControl {
   std::string faultNs_ = "default", faultCluster_;
   std::map<std::string, Object> judged_;  // "ns/name" -> the spec to judge by
   // What viewDigest keeps of one pod while the pods stay the same: its identity fields
-  // hashed once, and its address interned once (on first use, where it was interned).
+  // hashed once, and its address interned and its endpoint made once (on first use).
   struct PodSeen {
     redissim::ViewHash identity;
     bool interned = false;
     NetNodeId ip = 0;
+    RedisEndpoint ep;
   };
   // A pod of the last list, and which of the cluster's two selectors match it.
   struct PodMatch {

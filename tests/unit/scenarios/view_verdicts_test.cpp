@@ -43,6 +43,11 @@ TEST(ViewVerdicts, TheSamePairAnswersFromWhatItHoldsAndAnyOtherIsJudgedAgain) {
   const Verdicts& first = memo.of(h.rc, h.view);
   EXPECT_TRUE(first.health.healthy);
   expectFresh(first, *h.rc, *h.view);
+  // Every sentinel names the master.
+  EXPECT_EQ(first.reachable, 3);
+  ASSERT_EQ(first.votes.size(), 1u);
+  EXPECT_EQ(first.votes.begin()->first, first.health.masterIP);
+  EXPECT_EQ(first.votes.begin()->second.first, 3);
   EXPECT_EQ(&memo.of(h.rc, h.view), &first);
   EXPECT_EQ(memo.derived(), 1u);
 
