@@ -234,6 +234,35 @@ void ScenarioWorld::verifyPods(const api::RedisCluster& rc, const Derived& d) {
   check(rediscluster::Component::Sentinel, d.sentinelObjects, "sentinel");
 }
 
+ScenarioWorld::Nodes ScenarioWorld::nodesAt(PodSeen& seen, int port, const redissim::SimProcess* listener) {
+  if (listener && seen.proc == listener->procId() && seen.proc != 0) {
+    if (!opts_.verifyViewCache) return seen.nodes;
+    ++viewCheck_.compared;
+    if (lookUpNodes(seen.ep, port) != seen.nodes && viewCheck_.mismatches.size() < 5)
+      viewCheck_.mismatches.push_back(fmt::format("at {} ms: the process kept for {}:{} is not the one there",
+                                                  sinceStartMillis(loop().now()), seen.ep.host, seen.ep.port));
+    return seen.nodes;
+  }
+  const Nodes found = lookUpNodes(seen.ep, port);
+  // Kept while that very process listens there: ProcIds are never reused, and a process
+  // leaves the simulator's maps only by being destroyed (which unlistens it), so it is alive
+  // and still the one found at the endpoint. Only a redis node at the redis port, or a
+  // sentinel at another (where no redis node is looked for): a sentinel listening on the
+  // redis port would give way to a redis node made there before it listens.
+  const redissim::SimProcess* proc = found.redis ? static_cast<const redissim::SimProcess*>(found.redis)
+                                     : port != rediscluster::layout::kRedisPort ? found.sentinel
+                                                                                 : nullptr;
+  seen.proc = listener && proc == listener ? listener->procId() : 0;
+  seen.nodes = found;
+  return found;
+}
+
+ScenarioWorld::Nodes ScenarioWorld::lookUpNodes(const RedisEndpoint& ep, int port) const {
+  auto& redis = world_->redis();
+  const redissim::RedisNode* n = port == rediscluster::layout::kRedisPort ? redis.redis(ep) : nullptr;
+  return {n, n ? nullptr : redis.sentinel(ep)};
+}
+
 redissim::ViewHash ScenarioWorld::viewDigest(const api::RedisCluster& rc) {
   const auto& p = pods(rc);
   Derived& derived = derivedOf(rc);
@@ -257,8 +286,7 @@ redissim::ViewHash ScenarioWorld::viewDigest(const api::RedisCluster& rc) {
     const redissim::SimProcess* listener = redis.fabric().listener(ep);
     redissim::digest(d, net.probe(harness, seen.ip), net.probe(seen.ip, harness), listener ? listener->procId() : 0,
                      listener ? listener->incarnation() : 0);
-    const auto* n = port == rediscluster::layout::kRedisPort ? redis.redis(ep) : nullptr;
-    const auto* s = n ? nullptr : redis.sentinel(ep);
+    const auto [n, s] = nodesAt(seen, port, listener);
     redissim::digest(d, n != nullptr, s != nullptr);
     if (n) n->appendViewDigest(d);
     if (s) s->appendViewDigest(masterName, d);

@@ -109,14 +109,26 @@ class ScenarioWorld final : public chaos::OperatorControl {
   std::unique_ptr<chaos::FaultInjector> injector_;
   std::string faultNs_ = "default", faultCluster_;
   std::map<std::string, Object> judged_;  // "ns/name" -> the spec to judge by
+  struct Nodes {
+    const redissim::RedisNode* redis = nullptr;
+    const redissim::SentinelNode* sentinel = nullptr;
+    bool operator==(const Nodes&) const = default;
+  };
   // What viewDigest keeps of one pod while the pods stay the same: its identity fields
-  // hashed once, and its address interned and its endpoint made once (on first use).
+  // hashed once, its address interned and its endpoint made once (on first use), and the
+  // processes found there (nodesAt).
   struct PodSeen {
     redissim::ViewHash identity;
     bool interned = false;
     NetNodeId ip = 0;
     RedisEndpoint ep;
+    redissim::ProcId proc = 0;  // the listener `nodes` were found for (0: none kept)
+    Nodes nodes;
   };
+  // The redis node, or else the sentinel, at seen.ep as RedisSim has them (a redis node
+  // is looked for only at the redis port); kept per pod while the same process listens.
+  Nodes nodesAt(PodSeen& seen, int port, const redissim::SimProcess* listener);
+  Nodes lookUpNodes(const RedisEndpoint& ep, int port) const;
   // A pod of the last list, and which of the cluster's two selectors match it.
   struct PodMatch {
     ObjectPtr pod;
