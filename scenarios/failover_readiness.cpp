@@ -26,6 +26,33 @@ bool aimedAtReplica(const chaos::Fault& f) {
   }
 }
 
+// The violation when fewer sentinels than a failover needs could take part in one.
+std::optional<std::string> tooFewAble(const api::RedisCluster& rc, const rediscluster::ClusterView& view,
+                                      const std::string& master) {
+  std::set<std::string> redisIps, sentinelIps;
+  for (const auto& n : view.redis)
+    if (!n.pod.ip.empty() && n.pod.ip != master) redisIps.insert(n.pod.ip);
+  for (const auto& s : view.sentinels)
+    if (!s.pod.ip.empty()) sentinelIps.insert(s.pod.ip);
+  const int sentinels = rc.spec.sentinel.replicas;
+  const int needed = std::max<int>(rediscluster::sentinelQuorum(sentinels), sentinels / 2 + 1);
+  int able = 0;
+  std::string unable;
+  for (const auto& s : view.sentinels) {
+    std::string why;
+    if (!s.reachable || !s.monitoring || s.master.ip != master) why = "does not monitor the master";
+    else if (std::none_of(s.replicas.begin(), s.replicas.end(), [&](const auto& r) { return redisIps.count(r.ip) > 0; }))
+      why = "knows no replica to promote";
+    else if (std::count_if(s.peers.begin(), s.peers.end(), [&](const auto& p) { return sentinelIps.count(p.ip) > 0; }) <
+             needed - 1)
+      why = fmt::format("knows {} other sentinels", s.peers.size());
+    if (why.empty()) ++able;
+    else unable += (unable.empty() ? "" : "; ") + s.pod.name + " " + why;
+  }
+  if (able >= needed) return std::nullopt;
+  return fmt::format("only {} of {} sentinels could fail over (need {}): {}", able, view.sentinels.size(), needed, unable);
+}
+
 }  // namespace
 
 void FailoverReadiness::onFault(const chaos::FaultRecord& r) {
@@ -59,37 +86,24 @@ void FailoverReadiness::onHealth(TimePoint now, bool healthy) {
   });
 }
 
-std::optional<std::string> FailoverReadiness::sample(const api::RedisCluster& rc, const rediscluster::ClusterView& view,
+std::optional<std::string> FailoverReadiness::sample(const std::shared_ptr<const api::RedisCluster>& rcPtr,
+                                                     const std::shared_ptr<const rediscluster::ClusterView>& view,
                                                      const std::string& master) {
+  const api::RedisCluster& rc = *rcPtr;
   if (!seenHealthy_) return std::nullopt;
   const auto replicaFaults = std::count_if(active_.begin(), active_.end(), [](const Excuse& e) { return e.replicaOnly; });
   if (static_cast<std::size_t>(replicaFaults) != active_.size() || replicaFaults > 1) return std::nullopt;
   // With one replica, a fault on it leaves nothing to promote: not the operator's doing.
   if (rc.spec.size < 3 && replicaFaults > 0) return std::nullopt;
   if (rc.spec.size < 2 || master.empty()) return std::nullopt;
-
-  std::set<std::string> redisIps, sentinelIps;
-  for (const auto& n : view.redis)
-    if (!n.pod.ip.empty() && n.pod.ip != master) redisIps.insert(n.pod.ip);
-  for (const auto& s : view.sentinels)
-    if (!s.pod.ip.empty()) sentinelIps.insert(s.pod.ip);
-  const int sentinels = rc.spec.sentinel.replicas;
-  const int needed = std::max<int>(rediscluster::sentinelQuorum(sentinels), sentinels / 2 + 1);
-  int able = 0;
-  std::string unable;
-  for (const auto& s : view.sentinels) {
-    std::string why;
-    if (!s.reachable || !s.monitoring || s.master.ip != master) why = "does not monitor the master";
-    else if (std::none_of(s.replicas.begin(), s.replicas.end(), [&](const auto& r) { return redisIps.count(r.ip) > 0; }))
-      why = "knows no replica to promote";
-    else if (std::count_if(s.peers.begin(), s.peers.end(), [&](const auto& p) { return sentinelIps.count(p.ip) > 0; }) <
-             needed - 1)
-      why = fmt::format("knows {} other sentinels", s.peers.size());
-    if (why.empty()) ++able;
-    else unable += (unable.empty() ? "" : "; ") + s.pod.name + " " + why;
+  if (rcPtr != rc_ || view != view_ || master != master_ || !rc_) {
+    verdict_ = tooFewAble(rc, *view, master);
+    rc_ = rcPtr;
+    view_ = view;
+    master_ = master;
+    ++counted_;
   }
-  if (able >= needed) return std::nullopt;
-  return fmt::format("only {} of {} sentinels could fail over (need {}): {}", able, view.sentinels.size(), needed, unable);
+  return verdict_;
 }
 
 }  // namespace kun::scenario

@@ -11,6 +11,8 @@
 // healthy again after it ended (healthy for kSettle without a break, as the world may
 // not have reacted to an instant fault yet when it is first judged), except a single
 // fault aimed at a replica (with two replicas or more, the others are there to promote).
+#include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,8 +32,11 @@ class FailoverReadiness {
   void onHealth(TimePoint now, bool healthy);
   // One sample of the cluster. master = the single writable master ("" when there is
   // none). Returns the violation, if any.
-  std::optional<std::string> sample(const api::RedisCluster& rc, const rediscluster::ClusterView& view,
+  std::optional<std::string> sample(const std::shared_ptr<const api::RedisCluster>& rc,
+                                    const std::shared_ptr<const rediscluster::ClusterView>& view,
                                     const std::string& master);
+  // How many times sample() counted the able sentinels (for tests).
+  std::size_t counted() const { return counted_; }
 
  private:
   struct Excuse {
@@ -43,6 +48,14 @@ class FailoverReadiness {
   std::vector<Excuse> active_;  // faults not yet followed by kSettle of health after their end
   bool seenHealthy_ = false;     // the cluster was first healthy (bootstrap excuses itself)
   std::optional<TimePoint> healthySince_;
+  // Whether enough sentinels could fail over is a function of (rc, view, master) alone: it
+  // is counted again only when one of them is not the one held (the sampler keeps a view,
+  // and the cluster, until something it reads changes; holding them keeps their identity).
+  std::shared_ptr<const api::RedisCluster> rc_;
+  std::shared_ptr<const rediscluster::ClusterView> view_;
+  std::string master_;
+  std::optional<std::string> verdict_;
+  std::size_t counted_ = 0;
 };
 
 }  // namespace kun::scenario

@@ -3,6 +3,7 @@
 // seed, trace_hash, virtual_seconds, wall_seconds, faults, recoveries, invariants,
 // writes, plus the verdict, the failure class and the command that reproduces the run).
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -54,7 +55,7 @@ struct RunReport {
   std::string failureDetail;  // the first thing that failed
   std::vector<FaultOutcome> faults;
   std::vector<Recovery> recoveries;
-  std::map<std::string, InvariantOutcome> invariants;
+  std::map<std::string, InvariantOutcome, std::less<>> invariants;  // by name, found by string_view
   std::vector<StepOutcome> steps;
   std::int64_t writesAcknowledged = 0, writesLost = 0;
   std::map<std::string, std::int64_t> lostByCause;  // cause -> count ("unexplained" is a violation)

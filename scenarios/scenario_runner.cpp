@@ -17,6 +17,7 @@
 #include "scenarios/scenario_conditions.h"
 #include "scenarios/scenario_world.h"
 #include "scenarios/timeline_recorder.h"
+#include "scenarios/view_verdicts.h"
 #include "scenarios/write_durability.h"
 
 namespace kun::scenario {
@@ -78,6 +79,7 @@ bool cutsOffMaster(const chaos::Fault& f, std::int64_t downAfterMs) {
 constexpr Duration kReplicationInFlight = milliseconds(50);
 
 constexpr Duration kPoll = milliseconds(100);
+const std::string kNoMaster;  // readiness_.sample's master when there is not one
 constexpr Duration kSettle = seconds(5);
 
 bool lasting(const chaos::Fault& f) { return chaos::hasDuration(f.kind) && f.duration > Duration::zero(); }
@@ -101,6 +103,7 @@ struct ClusterSamples {
   std::string named;            // the master most sentinels name
   std::int64_t epoch = 0;       // the config epoch the majority named it under
   std::vector<SentinelFailover> failovers;
+  ViewVerdicts verdicts;  // on the view last judged
 };
 
 class Runner {
@@ -125,8 +128,14 @@ class Runner {
   void progress(const std::string& line) {
     if (o_.progress) o_.progress(fmt::format("[{:8.1f}s] {}", ms(w_.loop().now()) / 1000.0, line));
   }
+  // The sampler marks invariants every sample: found by name, a key made only once.
+  InvariantOutcome& outcome(std::string_view name) {
+    auto it = report_.invariants.find(name);
+    if (it == report_.invariants.end()) it = report_.invariants.emplace(std::string(name), InvariantOutcome{}).first;
+    return it->second;
+  }
   void violate(std::string_view name, const std::string& detail) {
-    auto& inv = report_.invariants[std::string(name)];
+    auto& inv = outcome(name);
     if (inv.state == InvariantOutcome::State::Violated) return;
     inv.state = InvariantOutcome::State::Violated;
     inv.atMs = ms(w_.loop().now());
@@ -137,7 +146,7 @@ class Runner {
     progress(fmt::format("VIOLATED {}: {}", name, detail));
   }
   void held(std::string_view name) {
-    auto& inv = report_.invariants[std::string(name)];
+    auto& inv = outcome(name);
     if (inv.state == InvariantOutcome::State::NotChecked) inv.state = InvariantOutcome::State::Held;
   }
   void check(std::string_view name, const std::optional<std::string>& v) {
@@ -146,10 +155,17 @@ class Runner {
   }
 
   std::shared_ptr<const api::RedisCluster> cluster(const ClusterRef& c) { return w_.cluster(c.ns, c.name); }
+  using ClusterPtr = std::shared_ptr<const api::RedisCluster>;
+  using ViewPtr = std::shared_ptr<const rediscluster::ClusterView>;
   // The one health function, every answer of which is kept as a sample (recoveries are
-  // measured from these).
-  rediscluster::Health healthOf(const ClusterRef& c, const api::RedisCluster& rc, const rediscluster::ClusterView& view);
-  rediscluster::Health healthOf(const ClusterRef& c, const api::RedisCluster& rc);
+  // measured from these). The reference lasts until c is judged again.
+  const Verdicts& judge(const ClusterRef& c, const ClusterPtr& rc, const ViewPtr& view);
+  const rediscluster::Health& healthOf(const ClusterRef& c, const ClusterPtr& rc, const ViewPtr& view) {
+    return judge(c, rc, view).health;
+  }
+  const rediscluster::Health& healthOf(const ClusterRef& c, const ClusterPtr& rc) {
+    return healthOf(c, rc, w_.observe(*rc));
+  }
   bool allHealthy();
   // "RedisCluster NS/NAME: <the operator's message>" for the first cluster whose spec the
   // operator rejected (condition Failed, reason InvalidSpec); "" when none is.
@@ -159,7 +175,7 @@ class Runner {
   bool waitUntil(const std::function<bool()>& pred, Duration timeout);
   bool evaluate(std::string_view condition, std::string& why);
   void sample();
-  void noteFailover(ClusterSamples& cs, const rediscluster::ClusterView& view);
+  void noteFailover(ClusterSamples& cs, const Verdicts& v);
   void armSampler();
   bool runStep(const Step& st, StepOutcome& out);
   Status beginStepFault(const chaos::Fault& f, std::string& detail);
@@ -211,24 +227,21 @@ class Runner {
   FailoverReadiness readiness_;     // failover-ready, for the primary cluster
 };
 
-rediscluster::Health Runner::healthOf(const ClusterRef& c, const api::RedisCluster& rc,
-                                      const rediscluster::ClusterView& view) {
-  auto h = rediscluster::assessHealth(rc, view);
-  if (c.name == primary_.name && c.ns == primary_.ns) readiness_.onHealth(w_.loop().now(), h.healthy);
-  auto& changes = samples_[c.name].healthChanges;
-  if (changes.empty() || changes.back().second != h.healthy) changes.push_back({w_.loop().now(), h.healthy});
-  return h;
-}
-
-rediscluster::Health Runner::healthOf(const ClusterRef& c, const api::RedisCluster& rc) {
-  return healthOf(c, rc, *w_.observe(rc));
+const Verdicts& Runner::judge(const ClusterRef& c, const ClusterPtr& rc, const ViewPtr& view) {
+  auto& cs = samples_[c.name];
+  const Verdicts& v = cs.verdicts.of(rc, view);
+  const bool healthy = v.health.healthy;
+  if (c.name == primary_.name && c.ns == primary_.ns) readiness_.onHealth(w_.loop().now(), healthy);
+  auto& changes = cs.healthChanges;
+  if (changes.empty() || changes.back().second != healthy) changes.push_back({w_.loop().now(), healthy});
+  return v;
 }
 
 bool Runner::allHealthy() {
   bool all = true;
   for (const auto& c : clusters_) {
     auto rc = cluster(c);
-    all = rc && healthOf(c, *rc).healthy && all;
+    all = rc && healthOf(c, rc).healthy && all;
   }
   return all;
 }
@@ -279,7 +292,7 @@ bool Runner::evaluate(std::string_view condition, std::string& why) {
     for (const auto& other : clusters_) {
       auto orc = cluster(other);
       if (!orc) return false;
-      const auto h = healthOf(other, *orc);
+      const auto& h = healthOf(other, orc);
       if (!h.healthy) {
         why = other.name + ": " + (h.reasons.empty() ? "not healthy" : h.reasons.front());
         return false;
@@ -306,7 +319,7 @@ bool Runner::evaluate(std::string_view condition, std::string& why) {
     return !v;
   }
   if (condition == "master-changed") {
-    const auto h = healthOf(c, *rc, view);
+    const auto& h = healthOf(c, rc, viewPtr);
     why = "the master is still " + firstMaster_;
     return !h.masterIP.empty() && h.masterIP != firstMaster_;
   }
@@ -331,13 +344,12 @@ void Runner::sample() {
     auto rc = cluster(c);
     if (!rc) continue;
     const auto viewPtr = w_.observe(*rc);
-    const auto& view = *viewPtr;
-    (void)healthOf(c, *rc, view);
+    const Verdicts& verdicts = judge(c, rc, viewPtr);
+    const auto& masters = verdicts.masters;
     auto& cs = samples_[c.name];
-    noteFailover(cs, view);
-    const auto masters = writableMasters(view);
+    noteFailover(cs, verdicts);
     if (c.name == primary_.name && c.ns == primary_.ns)
-      check(inv::kFailoverReady, readiness_.sample(*rc, view, masters.size() == 1 ? masters[0] : ""));
+      check(inv::kFailoverReady, readiness_.sample(rc, viewPtr, masters.size() == 1 ? masters[0] : kNoMaster));
     held(inv::kSingleWritableMaster);  // unless violated, now or later
     if (masters.size() < 2) {
       cs.twoMastersSince.reset();
@@ -352,23 +364,14 @@ void Runner::sample() {
   }
 }
 
-void Runner::noteFailover(ClusterSamples& cs, const rediscluster::ClusterView& view) {
-  // The epoch is that of the sentinels naming each master: a lone sentinel that has seen
-  // the failover first (its peers not yet) must not use up the epoch the majority later
-  // names the new master under.
-  std::map<std::string, std::pair<int, std::int64_t>> votes;  // ip -> (sentinels, their highest epoch)
-  int reachable = 0;
-  for (const auto& s : view.sentinels) {
-    if (!s.reachable || !s.monitoring) continue;
-    ++reachable;
-    auto& [n, epoch] = votes[s.master.ip];
-    ++n;
-    epoch = std::max(epoch, s.master.configEpoch);
-  }
+void Runner::noteFailover(ClusterSamples& cs, const Verdicts& v) {
+  // The epoch is that of the sentinels naming each master (Verdicts::votes): a lone
+  // sentinel that has seen the failover first (its peers not yet) must not use up the
+  // epoch the majority later names the new master under.
   const TimePoint now = w_.loop().now();
-  for (const auto& [ip, vote] : votes) {
+  for (const auto& [ip, vote] : v.votes) {
     const auto [n, epoch] = vote;
-    if (2 * n <= reachable || ip == cs.named) continue;
+    if (2 * n <= v.reachable || ip == cs.named) continue;
     if (!cs.named.empty() && epoch > cs.epoch) {
       const TimePoint since = cs.failovers.empty() ? start_ : cs.failovers.back().at;
       const auto attempt = tries_.find(cs.named, epoch, since);
@@ -590,7 +593,7 @@ std::vector<std::pair<std::string_view, std::optional<std::string>>> Runner::con
   if (!rc) return {{inv::kSpecMatches, "RedisCluster " + c.name + " is gone"}};
   const auto viewPtr = w_.observe(*rc);
   const auto& view = *viewPtr;
-  const auto h = healthOf(c, *rc, view);
+  const auto& h = healthOf(c, rc, viewPtr);
   out.push_back({inv::kReplicasFollowMaster, checkReplicasFollowMaster(view, h.masterIP)});
   out.push_back({inv::kSentinelsAgree, checkSentinelsAgree(view)});
   out.push_back({inv::kSentinelListsExact, checkSentinelListsExact(*rc, view)});
@@ -770,7 +773,7 @@ RunResult Runner::run() {
                                               toMillis(o_.firstHealthTimeout) / 1000, why));
     return finish();
   }
-  if (auto rc = cluster(clusters_.front())) firstMaster_ = healthOf(clusters_.front(), *rc).masterIP;
+  if (auto rc = cluster(clusters_.front())) firstMaster_ = healthOf(clusters_.front(), rc).masterIP;
   progress("healthy; master " + firstMaster_);
   schedule_ = std::make_unique<chaos::ScheduleRunner>(w_.loop(), w_.injector(), s_.schedule);
   schedule_->setBeforeBegin([this](const chaos::Fault& f) { beforeFault(f); });

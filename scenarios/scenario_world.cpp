@@ -9,6 +9,7 @@
 #include "core/api/redis_cluster_crd.h"
 #include "core/api/redis_cluster_defaults.h"
 #include "core/kube/resource.h"
+#include "core/kube/selector.h"
 #include "core/rediscluster/labels.h"
 #include "core/rediscluster/layout.h"
 #include "core/rediscluster/observe.h"
@@ -28,22 +29,25 @@ sim::SimWorldOptions worldOptions(const ScenarioWorldOptions& o) {
   return w;
 }
 
-// The cluster's pods of one component, sorted by ordinal. `kept` holds the stored objects
-// `out` was last made from: when the store hands back the very same objects (most samples:
-// the store moved, but not these pods), out stays as it is. Whenever out is made again,
-// `seen` is made again beside it.
-template <class Seen>
-void podsOf(KubeClient& client, const std::string& ns, const std::string& cluster, rediscluster::Component c,
-            std::vector<ObjectPtr>& kept, std::vector<rediscluster::PodInfo>& out, std::vector<Seen>& seen) {
-  auto list = client.listShared(res::pods, ns, ListOptions{rediscluster::selectorString(cluster, c), {}});
-  if (!list) {
+// The cluster's pods of one component (those of `all` its selector matched), sorted by
+// ordinal; listed: the list, and that selector, were good (else a list with that selector
+// would have failed). `kept` holds the stored objects `out` was last made from: when the
+// store hands back the very same objects (most samples: the store moved, but not these
+// pods), out stays as it is. Whenever out is made again, `seen` is made again beside it.
+template <class Match, class Seen>
+void podsOf(bool listed, const std::vector<Match>& all, bool Match::*component, std::vector<ObjectPtr>& kept,
+            std::vector<rediscluster::PodInfo>& out, std::vector<Seen>& seen) {
+  if (!listed) {
     kept.clear();
     out.clear();
     seen.clear();
     return;
   }
-  if (*list == kept) return;
-  kept = std::move(*list);
+  std::vector<ObjectPtr> list;
+  for (const auto& m : all)
+    if (m.*component) list.push_back(m.pod);
+  if (list == kept) return;
+  kept = std::move(list);
   out.clear();
   for (const auto& p : kept) out.push_back(rediscluster::podInfoFrom(*p));
   std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.ordinal < b.ordinal; });
@@ -52,6 +56,13 @@ void podsOf(KubeClient& client, const std::string& ns, const std::string& cluste
     const auto& pod = out[i];
     redissim::digest(seen[i].identity, pod.name, pod.uid, pod.ip, pod.running, pod.ready, pod.terminating);
   }
+}
+
+// What selectorString(cluster, c) selects, parsed once.
+std::optional<LabelSelector> selectorOf(const std::string& cluster, rediscluster::Component c) {
+  auto s = LabelSelector::parse(rediscluster::selectorString(cluster, c));
+  if (!s) return std::nullopt;
+  return *s;
 }
 
 // Everything the checks conclude from a view, as text to compare.
@@ -130,9 +141,17 @@ Status ScenarioWorld::patchCluster(const std::string& ns, const std::string& nam
   return {};
 }
 
+ScenarioWorld::Derived& ScenarioWorld::derivedNamed(const std::string& ns, const std::string& name) {
+  for (auto& [key, d] : derived_)
+    if (d.name == name && d.ns == ns) return d;
+  Derived& d = derived_[ns + "/" + name];
+  d.ns = ns;
+  d.name = name;
+  return d;
+}
+
 std::shared_ptr<const api::RedisCluster> ScenarioWorld::cluster(const std::string& ns, const std::string& name) {
-  const std::string key = ns + "/" + name;
-  Derived& d = derived_[key];
+  Derived& d = derivedNamed(ns, name);
   const std::uint64_t now = world_->store().version();
   if (d.clusterAt == now) return d.cluster;
   d.clusterAt = now;
@@ -148,9 +167,12 @@ std::shared_ptr<const api::RedisCluster> ScenarioWorld::cluster(const std::strin
   if (!rv.empty() && rv == d.clusterRv) return d.cluster;
   d.clusterRv = std::move(rv);
   d.cluster.reset();
-  Object obj = **o;
-  if (auto j = judged_.find(key); j != judged_.end()) obj["spec"] = j->second;
-  auto rc = api::parseRedisCluster(obj);
+  const auto j = judged_.empty() ? judged_.end() : judged_.find(ns + "/" + name);
+  auto rc = j == judged_.end() ? api::parseRedisCluster(std::move(*o)) : [&] {
+    Object obj = **o;
+    obj["spec"] = j->second;
+    return api::parseRedisCluster(obj);
+  }();
   if (!rc) return nullptr;
   d.cluster = std::make_shared<const api::RedisCluster>(api::withDefaults(*rc));
   return d.cluster;
@@ -167,12 +189,78 @@ const rediscluster::ClusterPods& ScenarioWorld::pods(const api::RedisCluster& rc
   const std::uint64_t now = world_->store().version();
   if (d.podsAt != now) {
     d.podsAt = now;
-    const std::string ns = rc.namespaceOf(), name = rc.name();
-    podsOf(harness_, ns, name, rediscluster::Component::Redis, d.redisObjects, d.pods.redis, d.redisSeen);
-    podsOf(harness_, ns, name, rediscluster::Component::Sentinel, d.sentinelObjects, d.pods.sentinels,
+    // One list of the namespace's pods, split by the two selectors parsed once (the store
+    // would parse each selector string on every list; the split is the same matching).
+    const std::string name = rc.name();
+    if (!d.selectorsMade || d.selectorsOf != name) {
+      d.redisSelector = selectorOf(name, rediscluster::Component::Redis);
+      d.sentinelSelector = selectorOf(name, rediscluster::Component::Sentinel);
+      d.selectorsOf = name;
+      d.selectorsMade = true;
+      d.podMatches.clear();
+    }
+    const auto all = harness_.listShared(res::pods, rc.namespaceOf());
+    // A stored object is immutable: one matched at the last list (and held since) matches
+    // as it did.
+    std::vector<PodMatch> matches;
+    if (all)
+      for (const auto& p : *all) {
+        auto was = std::find_if(d.podMatches.begin(), d.podMatches.end(), [&](const auto& m) { return m.pod == p; });
+        matches.push_back(was != d.podMatches.end()
+                              ? *was
+                              : PodMatch{p, d.redisSelector && d.redisSelector->matches(*p),
+                                         d.sentinelSelector && d.sentinelSelector->matches(*p)});
+      }
+    d.podMatches = std::move(matches);
+    podsOf(all && d.redisSelector, d.podMatches, &PodMatch::redis, d.redisObjects, d.pods.redis, d.redisSeen);
+    podsOf(all && d.sentinelSelector, d.podMatches, &PodMatch::sentinel, d.sentinelObjects, d.pods.sentinels,
            d.sentinelSeen);
+    if (opts_.verifyViewCache) verifyPods(rc, d);
   }
   return d.pods;
+}
+
+void ScenarioWorld::verifyPods(const api::RedisCluster& rc, const Derived& d) {
+  const auto check = [&](rediscluster::Component c, const std::vector<ObjectPtr>& kept, const char* what) {
+    auto listed = harness_.listShared(res::pods, rc.namespaceOf(),
+                                      ListOptions{rediscluster::selectorString(rc.name(), c), {}});
+    ++viewCheck_.compared;
+    if ((listed ? *listed : std::vector<ObjectPtr>{}) != kept && viewCheck_.mismatches.size() < 5)
+      viewCheck_.mismatches.push_back(fmt::format("at {} ms: {} pods split from the namespace's list differ from "
+                                                  "those listed by their selector",
+                                                  sinceStartMillis(loop().now()), what));
+  };
+  check(rediscluster::Component::Redis, d.redisObjects, "redis");
+  check(rediscluster::Component::Sentinel, d.sentinelObjects, "sentinel");
+}
+
+ScenarioWorld::Nodes ScenarioWorld::nodesAt(PodSeen& seen, int port, const redissim::SimProcess* listener) {
+  if (listener && seen.proc == listener->procId() && seen.proc != 0) {
+    if (!opts_.verifyViewCache) return seen.nodes;
+    ++viewCheck_.compared;
+    if (lookUpNodes(seen.ep, port) != seen.nodes && viewCheck_.mismatches.size() < 5)
+      viewCheck_.mismatches.push_back(fmt::format("at {} ms: the process kept for {}:{} is not the one there",
+                                                  sinceStartMillis(loop().now()), seen.ep.host, seen.ep.port));
+    return seen.nodes;
+  }
+  const Nodes found = lookUpNodes(seen.ep, port);
+  // Kept while that very process listens there: ProcIds are never reused, and a process
+  // leaves the simulator's maps only by being destroyed (which unlistens it), so it is alive
+  // and still the one found at the endpoint. Only a redis node at the redis port, or a
+  // sentinel at another (where no redis node is looked for): a sentinel listening on the
+  // redis port would give way to a redis node made there before it listens.
+  const redissim::SimProcess* proc = found.redis ? static_cast<const redissim::SimProcess*>(found.redis)
+                                     : port != rediscluster::layout::kRedisPort ? found.sentinel
+                                                                                 : nullptr;
+  seen.proc = listener && proc == listener ? listener->procId() : 0;
+  seen.nodes = found;
+  return found;
+}
+
+ScenarioWorld::Nodes ScenarioWorld::lookUpNodes(const RedisEndpoint& ep, int port) const {
+  auto& redis = world_->redis();
+  const redissim::RedisNode* n = port == rediscluster::layout::kRedisPort ? redis.redis(ep) : nullptr;
+  return {n, n ? nullptr : redis.sentinel(ep)};
 }
 
 redissim::ViewHash ScenarioWorld::viewDigest(const api::RedisCluster& rc) {
@@ -189,16 +277,16 @@ redissim::ViewHash ScenarioWorld::viewDigest(const api::RedisCluster& rc) {
     d.add(seen.identity.a);
     d.add(seen.identity.b);
     if (pod.ip.empty()) return;
-    const RedisEndpoint ep{pod.ip, port};
     if (!seen.interned) {
       seen.ip = net.intern(pod.ip);
+      seen.ep = RedisEndpoint{pod.ip, port};
       seen.interned = true;
     }
+    const RedisEndpoint& ep = seen.ep;
     const redissim::SimProcess* listener = redis.fabric().listener(ep);
     redissim::digest(d, net.probe(harness, seen.ip), net.probe(seen.ip, harness), listener ? listener->procId() : 0,
                      listener ? listener->incarnation() : 0);
-    const auto* n = port == rediscluster::layout::kRedisPort ? redis.redis(ep) : nullptr;
-    const auto* s = n ? nullptr : redis.sentinel(ep);
+    const auto [n, s] = nodesAt(seen, port, listener);
     redissim::digest(d, n != nullptr, s != nullptr);
     if (n) n->appendViewDigest(d);
     if (s) s->appendViewDigest(masterName, d);

@@ -20,6 +20,7 @@
 #include "chaos/faults/operator_control.h"
 #include "core/api/redis_cluster_types.h"
 #include "core/kube/forwarding_client.h"
+#include "core/kube/selector.h"
 #include "core/operator/operator_core.h"
 #include "core/rediscluster/health.h"
 #include "fakeapi/redis/view_digest.h"
@@ -108,20 +109,44 @@ class ScenarioWorld final : public chaos::OperatorControl {
   std::unique_ptr<chaos::FaultInjector> injector_;
   std::string faultNs_ = "default", faultCluster_;
   std::map<std::string, Object> judged_;  // "ns/name" -> the spec to judge by
+  struct Nodes {
+    const redissim::RedisNode* redis = nullptr;
+    const redissim::SentinelNode* sentinel = nullptr;
+    bool operator==(const Nodes&) const = default;
+  };
   // What viewDigest keeps of one pod while the pods stay the same: its identity fields
-  // hashed once, and its address interned once (on first use, where it was interned).
+  // hashed once, its address interned and its endpoint made once (on first use), and the
+  // processes found there (nodesAt).
   struct PodSeen {
     redissim::ViewHash identity;
     bool interned = false;
     NetNodeId ip = 0;
+    RedisEndpoint ep;
+    redissim::ProcId proc = 0;  // the listener `nodes` were found for (0: none kept)
+    Nodes nodes;
+  };
+  // The redis node, or else the sentinel, at seen.ep as RedisSim has them (a redis node
+  // is looked for only at the redis port); kept per pod while the same process listens.
+  Nodes nodesAt(PodSeen& seen, int port, const redissim::SimProcess* listener);
+  Nodes lookUpNodes(const RedisEndpoint& ep, int port) const;
+  // A pod of the last list, and which of the cluster's two selectors match it.
+  struct PodMatch {
+    ObjectPtr pod;
+    bool redis = false, sentinel = false;
   };
   // By "ns/name", with the store version they were derived at, and the stored objects they
   // were derived from (kept while the store hands back the same ones).
   struct Derived {
+    std::string ns, name;  // set by cluster(); derivedOf's fallback leaves them empty
     std::uint64_t clusterAt = 0, podsAt = 0;
     std::string clusterRv;
     std::shared_ptr<const api::RedisCluster> cluster;
     std::vector<ObjectPtr> redisObjects, sentinelObjects;
+    // The pods' label selectors of cluster selectorsOf, parsed once (nullopt: unparsable).
+    bool selectorsMade = false;
+    std::string selectorsOf;
+    std::optional<LabelSelector> redisSelector, sentinelSelector;
+    std::vector<PodMatch> podMatches;  // the namespace's pods at the last list
     rediscluster::ClusterPods pods;
     std::vector<PodSeen> redisSeen, sentinelSeen;  // by pods.redis / pods.sentinels index
     redissim::ViewHash viewDigest;
@@ -130,6 +155,11 @@ class ScenarioWorld final : public chaos::OperatorControl {
   // rc's entry: found by the cluster object itself when rc is the one cluster() derived
   // (every sample), else by "ns/name".
   Derived& derivedOf(const api::RedisCluster& rc);
+  // With verifyViewCache: the pods pods() split from one list of the namespace are those a
+  // list by each component's selector gives (a mismatch goes to viewCheck_).
+  void verifyPods(const api::RedisCluster& rc, const Derived& d);
+  // The entry of ns/name, found without building its key (cluster() runs every sample).
+  Derived& derivedNamed(const std::string& ns, const std::string& name);
   std::map<std::string, Derived, std::less<>> derived_;
   std::optional<NetNodeId> harnessNode_;
   int restarts_ = 0;
