@@ -7,7 +7,6 @@
 #include <fmt/format.h>
 
 #include "core/api/object_ptr.h"
-#include "fakeapi/controllers/controller_ref.h"
 #include "fakeapi/controllers/pod_state.h"
 #include "fakeapi/controllers/scheduling_rules.h"
 #include "fakeapi/controllers/status_update.h"
@@ -35,8 +34,8 @@ bool isPendingFor(const Object& pod, const std::string& scheduler) {
 }
 
 std::string_view ownerUid(const Object& pod) {
-  const Object* c = controllerRefOf(pod);
-  return c ? refField(*c, "uid") : std::string_view();
+  const Object* c = meta::controllerRef(pod);
+  return c ? meta::refField(*c, "uid") : std::string_view();
 }
 
 // A PVC the pod needs that is missing or unbound, as the VolumeBinding plugin reports it.

@@ -8,7 +8,6 @@
 
 #include "core/api/object_ptr.h"
 #include "core/kube/selector.h"
-#include "fakeapi/controllers/controller_ref.h"
 #include "fakeapi/controllers/pod_state.h"
 #include "fakeapi/controllers/statefulset_identity.h"
 #include "fakeapi/controllers/status_update.h"
@@ -33,7 +32,7 @@ std::string strAt(const Object& o, const char* key, const std::string& def = {})
   return v.is_string() ? v.get<std::string>() : def;
 }
 
-bool ownedBy(const Object& o, const std::string& uid) { return controlledBy(o, uid); }
+bool ownedBy(const Object& o, const std::string& uid) { return meta::controlledBy(o, uid); }
 
 bool healthy(const Object& pod) { return isRunningAndReady(pod); }
 
@@ -59,8 +58,8 @@ StatefulSetController::StatefulSetController(SimEnv env, StatefulSetControllerCo
     enqueue(meta::namespaceOf(*obj), meta::name(*obj));
   });
   pods_.addHandler([this](WatchEventType, const ObjectPtr& obj, const ObjectPtr&) {
-    const Object* c = controllerRefOf(*obj);
-    if (c && refField(*c, "kind") == "StatefulSet") enqueue(meta::namespaceOf(*obj), std::string(refField(*c, "name")));
+    const Object* c = meta::controllerRef(*obj);
+    if (c && meta::refField(*c, "kind") == "StatefulSet") enqueue(meta::namespaceOf(*obj), std::string(meta::refField(*c, "name")));
   });
 }
 
