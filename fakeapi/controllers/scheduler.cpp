@@ -310,7 +310,7 @@ void Scheduler::pass() {
 
     if (chosen) {
       NodeView& target = nodes[*chosen];
-      auto bound = env_.client.patch(res::pods, ns, name, Object{{"spec", {{"nodeName", target.name}}}});
+      auto bound = env_.client.patchShared(res::pods, ns, name, Object{{"spec", {{"nodeName", target.name}}}});
       if (!bound) {
         if (!bound.is(Reason::NotFound)) failedCall = true;
         continue;
@@ -320,10 +320,10 @@ void Scheduler::pass() {
         setCondition(status, "PodScheduled", "True", "", "", now);
       });
       if (!st && !st.is(Reason::NotFound)) failedCall = true;
-      events_.record(*bound, EventType::Normal, "Scheduled",
+      events_.record(**bound, EventType::Normal, "Scheduled",
                      fmt::format("Successfully assigned {}/{} to {}", ns, name, target.name));
       env_.note("scheduler", fmt::format("bind {}/{} {}", ns, name, target.name));
-      target.pods.push_back(shareObject(std::move(bound.value())));
+      target.pods.push_back(std::move(bound.value()));
       continue;
     }
     auto st = mutateStatus(env_.client, res::pods, ns, name, uid, [&](Object& status) {
