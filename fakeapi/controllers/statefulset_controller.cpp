@@ -219,9 +219,9 @@ bool StatefulSetController::sync(const Key& key) {
   };
   auto ensureClaims = [&](int ordinal) {
     for (const Object& claim : newClaims(*v.set, ordinal)) {
-      auto cur = env_.client.get(res::persistentvolumeclaims, v.ns, meta::name(claim));
+      auto cur = env_.client.getShared(res::persistentvolumeclaims, v.ns, meta::name(claim));
       if (cur) {
-        if (meta::isDeleting(*cur)) {
+        if (meta::isDeleting(**cur)) {
           events_.record(*v.set, EventType::Warning, "FailedCreate",
                          fmt::format("create Claim {} for Pod {} in StatefulSet {} failed error: the claim is being deleted",
                                      meta::name(claim), statefulSetPodName(v.name, ordinal), v.name));
