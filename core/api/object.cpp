@@ -65,10 +65,7 @@ void setOrErase(Object& o, std::string_view name, std::string_view v) {
 OwnerReference parseOwnerRef(const Object& r) {
   OwnerReference ref;
   if (!r.is_object()) return ref;
-  auto str = [&](const char* k) {
-    auto it = r.find(k);
-    return it != r.end() && it->is_string() ? it->get<std::string>() : std::string();
-  };
+  auto str = [&](const char* k) { return std::string(refField(r, k)); };
   auto flag = [&](const char* k) {
     auto it = r.find(k);
     return it != r.end() && it->is_boolean() && it->get<bool>();
@@ -129,9 +126,29 @@ std::vector<OwnerReference> ownerReferences(const Object& o) {
   return out;
 }
 
+const Object* controllerRef(const Object& o) {
+  const Object* f = field(o, "ownerReferences");
+  if (!f || !f->is_array()) return nullptr;
+  for (const auto& r : *f) {
+    if (!r.is_object()) continue;
+    auto c = r.find("controller");
+    if (c != r.end() && c->is_boolean() && c->get<bool>()) return &r;
+  }
+  return nullptr;
+}
+
+std::string_view refField(const Object& ref, const char* key) {
+  auto it = ref.find(key);
+  return it != ref.end() && it->is_string() ? std::string_view(it->get_ref<const std::string&>()) : std::string_view();
+}
+
+bool controlledBy(const Object& o, std::string_view uid) {
+  const Object* c = controllerRef(o);
+  return c && refField(*c, "uid") == uid;
+}
+
 std::optional<OwnerReference> controllerOf(const Object& o) {
-  for (auto& r : ownerReferences(o))
-    if (r.controller) return r;
+  if (const Object* r = controllerRef(o)) return parseOwnerRef(*r);
   return std::nullopt;
 }
 

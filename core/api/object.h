@@ -42,6 +42,13 @@ std::string label(const Object& o, std::string_view key);        // "" if absent
 std::string annotation(const Object& o, std::string_view key);   // "" if absent
 std::vector<OwnerReference> ownerReferences(const Object& o);
 std::optional<OwnerReference> controllerOf(const Object& o);
+// The same reference read in place, for readers that ask it of many objects (informer
+// handlers, controllers' passes): the first ownerReference whose "controller" is true, or
+// nullptr. refField reads one of its strings as OwnerReference holds it ("" when absent
+// or not a string); controlledBy: o's controller is the object with this uid.
+const Object* controllerRef(const Object& o);
+std::string_view refField(const Object& ref, const char* key);
+bool controlledBy(const Object& o, std::string_view uid);
 std::vector<std::string> finalizers(const Object& o);
 bool hasFinalizer(const Object& o, std::string_view f);
 

@@ -7,8 +7,8 @@ std::string_view apiGroupOf(std::string_view apiVersion) {
   return slash == std::string_view::npos ? std::string_view{} : apiVersion.substr(0, slash);
 }
 
-bool OwnerKind::matches(const OwnerReference& ref) const {
-  return ref.kind == kind && apiGroupOf(ref.apiVersion) == group;
+bool OwnerKind::matches(std::string_view refKind, std::string_view refApiVersion) const {
+  return refKind == kind && apiGroupOf(refApiVersion) == group;
 }
 
 OwnerEnqueuer::OwnerEnqueuer(WorkQueue& queue, OwnerKind owner) : queue_(queue), owner_(std::move(owner)) {}
@@ -21,16 +21,21 @@ std::string keyIn(std::string_view ns, std::string_view name) {
 
 std::optional<std::string> OwnerEnqueuer::ownerOf(const Object& obj,
                                                   const std::vector<const Informer*>& intermediates) const {
-  const std::string ns = meta::namespaceOf(obj);
-  if (auto ref = meta::controllerOf(obj)) {
-    if (owner_.matches(*ref)) return keyIn(ns, ref->name);
+  // Read in place: every watch event of an owned kind asks this, twice for a Modified.
+  if (const Object* ref = meta::controllerRef(obj)) {
+    const std::string ns = meta::namespaceOf(obj);
+    const std::string_view kind = meta::refField(*ref, "kind"), apiVersion = meta::refField(*ref, "apiVersion"),
+                           name = meta::refField(*ref, "name");
+    if (owner_.matches(kind, apiVersion)) return keyIn(ns, name);
     for (const Informer* inf : intermediates) {
       const Resource& r = inf->resource();
-      if (ref->kind != r.kind || apiGroupOf(ref->apiVersion) != r.group) continue;
-      ObjectPtr mid = inf->get(ns, ref->name);
+      if (kind != r.kind || apiGroupOf(apiVersion) != r.group) continue;
+      ObjectPtr mid = inf->get(ns, name);
       // The uid check keeps a successor of the same name from claiming the old one's pods.
-      if (!mid || meta::uid(*mid) != ref->uid) continue;
-      if (auto up = meta::controllerOf(*mid); up && owner_.matches(*up)) return keyIn(ns, up->name);
+      if (!mid || meta::uid(*mid) != meta::refField(*ref, "uid")) continue;
+      const Object* up = meta::controllerRef(*mid);
+      if (up && owner_.matches(meta::refField(*up, "kind"), meta::refField(*up, "apiVersion")))
+        return keyIn(ns, meta::refField(*up, "name"));
     }
   }
   if (fallback_) return fallback_(obj);

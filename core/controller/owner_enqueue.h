@@ -27,7 +27,8 @@ namespace kun {
 struct OwnerKind {
   std::string group;  // "redis.kun" (the ownerReference's apiVersion group)
   std::string kind;   // "RedisCluster"
-  bool matches(const OwnerReference& ref) const;
+  bool matches(const OwnerReference& ref) const { return matches(ref.kind, ref.apiVersion); }
+  bool matches(std::string_view refKind, std::string_view refApiVersion) const;
 };
 
 // The owner's key ("namespace/name") an object points at, or nullopt.

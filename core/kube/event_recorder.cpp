@@ -4,7 +4,6 @@
 
 #include <fmt/format.h>
 
-#include "core/runtime/time.h"
 
 namespace kun {
 
@@ -42,11 +41,12 @@ void EventRecorder::record(const Object& involved, EventType type, std::string_v
     who = fmt::format("{}/{}/{}", involved.value("kind", ""), meta::namespaceOf(involved),
                       meta::name(involved));
   }
-  Key key{who, std::string(eventTypeName(type)), std::string(reason), std::string(message)};
-  const std::string now = formatRfc3339(loop_.wallMicros());
+  Key key{std::move(who), std::string(eventTypeName(type)), std::string(reason), std::string(message)};
+  std::string now;
   std::optional<Seen> known;
   {
     std::lock_guard lock(mu_);
+    now = nowText_.at(loop_.wallMicros());
     if (auto it = seen_.find(key); it != seen_.end()) known = it->second;
   }
   if (known) {
@@ -60,7 +60,7 @@ void EventRecorder::record(const Object& involved, EventType type, std::string_v
 
 bool EventRecorder::bump(const Key& key, const Seen& seen, const std::string& now) {
   const Object patch = {{"count", seen.count + 1}, {"lastTimestamp", now}};
-  auto res = client_.patch(res::events, seen.ns, seen.name, patch);
+  auto res = client_.patchShared(res::events, seen.ns, seen.name, patch);
   if (res.ok()) {
     {
       std::lock_guard lock(mu_);
@@ -90,7 +90,7 @@ bool EventRecorder::createNew(const Key& key, const Object& involved, EventType 
   SortedObject source;
   source.add("component", component_);
   if (!host_.empty()) source.add("host", host_);
-  const Object ev = SortedObject()
+  Object ev = SortedObject()
                         .add("apiVersion", "v1")
                         .add("count", 1)
                         .add("firstTimestamp", now)
@@ -115,11 +115,11 @@ bool EventRecorder::createNew(const Key& key, const Object& involved, EventType 
                         .add("source", source.done())
                         .add("type", eventTypeName(type))
                         .done();
-  auto res = client_.create(res::events, ev);
+  auto res = client_.createShared(res::events, std::move(ev));
   if (!res.ok()) return false;
   created_.fetch_add(1, std::memory_order_relaxed);
   std::lock_guard lock(mu_);
-  remember(key, Seen{ns, meta::name(*res), 1});
+  remember(key, Seen{ns, meta::name(**res), 1});
   return true;
 }
 

@@ -20,6 +20,7 @@
 
 #include "core/api/object.h"
 #include "core/kube/kube_client.h"
+#include "core/kube/time_text.h"
 #include "core/runtime/event_loop.h"
 
 namespace kun {
@@ -63,7 +64,8 @@ class EventRecorder {
   EventLoop& loop_;
   std::string component_;
   std::string host_;
-  std::mutex mu_;  // guards seen_, order_ and seq_
+  std::mutex mu_;  // guards seen_, order_, seq_ and nowText_
+  Rfc3339Text nowText_;
   std::map<Key, Seen> seen_;
   std::deque<std::pair<Key, std::uint64_t>> order_;  // insertion order, to forget the oldest
   std::uint64_t seq_ = 0;

@@ -47,6 +47,15 @@ Result<std::vector<ObjectPtr>> ForwardingClient::listShared(const Resource& r, s
   return around("list", r, false, [&] { return inner_.listShared(r, ns, opts); });
 }
 
+Result<ObjectPtr> ForwardingClient::createShared(const Resource& r, Object obj) {
+  return around("create", r, true, [&] { return inner_.createShared(r, std::move(obj)); });
+}
+
+Result<ObjectPtr> ForwardingClient::patchShared(const Resource& r, std::string_view ns, std::string_view name,
+                                                const Object& mergePatch) {
+  return around("patch", r, true, [&] { return inner_.patchShared(r, ns, name, mergePatch); });
+}
+
 Result<ObjectPtr> ForwardingClient::updateShared(const Resource& r, Object obj) {
   return around("update", r, true, [&] { return inner_.updateShared(r, std::move(obj)); });
 }

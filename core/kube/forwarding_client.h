@@ -29,8 +29,11 @@ class ForwardingClient : public KubeClient {
                                        WatchHandler onEvent, WatchClosedHandler onClosed) override;
   Result<ObjectPtr> getShared(const Resource& r, std::string_view ns, std::string_view name) override;
   Result<std::vector<ObjectPtr>> listShared(const Resource& r, std::string_view ns, const ListOptions& opts = {}) override;
+  Result<ObjectPtr> createShared(const Resource& r, Object obj) override;
   Result<ObjectPtr> updateShared(const Resource& r, Object obj) override;
   Result<ObjectPtr> updateStatusShared(const Resource& r, Object obj) override;
+  Result<ObjectPtr> patchShared(const Resource& r, std::string_view ns, std::string_view name,
+                                const Object& mergePatch) override;
 
  protected:
   // Around every call. verb: "get", "list", "watch", "create", "update", "updateStatus",

@@ -97,15 +97,21 @@ class KubeClient {
                                                const WatchOptions& opts, WatchHandler onEvent,
                                                WatchClosedHandler onClosed) = 0;
 
-  // Shared-pointer variants of get, update and updateStatus, with the same rules and
-  // errors. An implementation that keeps objects in memory (the fake store) returns its
-  // stored immutable version and takes obj by move, so neither direction copies the
-  // object; these defaults wrap the by-value calls, so any implementation keeps working.
+  // Shared-pointer variants of get, create, update, updateStatus and patch, with the same
+  // rules and errors. An implementation that keeps objects in memory (the fake store)
+  // returns its stored immutable version and takes obj by move, so neither direction
+  // copies the object; these defaults wrap the by-value calls, so any implementation keeps
+  // working.
   virtual Result<ObjectPtr> getShared(const Resource& r, std::string_view ns, std::string_view name) {
     return share(get(r, ns, name));
   }
+  virtual Result<ObjectPtr> createShared(const Resource& r, Object obj) { return share(create(r, obj)); }
   virtual Result<ObjectPtr> updateShared(const Resource& r, Object obj) { return share(update(r, obj)); }
   virtual Result<ObjectPtr> updateStatusShared(const Resource& r, Object obj) { return share(updateStatus(r, obj)); }
+  virtual Result<ObjectPtr> patchShared(const Resource& r, std::string_view ns, std::string_view name,
+                                        const Object& mergePatch) {
+    return share(patch(r, ns, name, mergePatch));
+  }
   // list(), items shared (resourceVersion of the list dropped).
   virtual Result<std::vector<ObjectPtr>> listShared(const Resource& r, std::string_view ns, const ListOptions& opts = {}) {
     auto got = list(r, ns, opts);

@@ -96,13 +96,8 @@ void Kubelet::stop() {
 }
 
 const std::string& Kubelet::now() const {
-  // Formatted once per instant: a flush builds the status twice, each asks.
-  const std::int64_t w = env_.loop.wallMicros();
-  if (w != nowAt_ || nowText_.empty()) {
-    nowAt_ = w;
-    nowText_ = formatRfc3339(w);
-  }
-  return nowText_;
+  // Formatted once per second: a flush builds the status twice, each asks.
+  return nowText_.at(env_.loop.wallMicros());
 }
 
 Kubelet::PodRt* Kubelet::find(std::string_view ns, std::string_view name) {

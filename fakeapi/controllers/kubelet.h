@@ -30,6 +30,7 @@
 
 #include "core/kube/event_recorder.h"
 #include "core/kube/informer.h"
+#include "core/kube/time_text.h"
 #include "core/runtime/random.h"
 #include "fakeapi/controllers/ip_pool.h"
 #include "fakeapi/controllers/sim_env.h"
@@ -161,8 +162,7 @@ class Kubelet {
   std::map<std::string, std::unique_ptr<EventRecorder>> recorders_;  // by node
   std::set<std::string> down_;
   std::set<std::string> finished_;  // uids whose deletion the kubelet confirmed, until DELETED
-  mutable std::int64_t nowAt_ = 0;  // now()'s instant and text
-  mutable std::string nowText_;
+  mutable Rfc3339Text nowText_;  // now()'s
   int fallbackCidrs_ = 0;
   bool running_ = false;
 };

@@ -7,7 +7,6 @@
 #include <fmt/format.h>
 
 #include "core/api/object_ptr.h"
-#include "fakeapi/controllers/controller_ref.h"
 #include "fakeapi/controllers/pod_state.h"
 #include "fakeapi/controllers/scheduling_rules.h"
 #include "fakeapi/controllers/status_update.h"
@@ -35,8 +34,8 @@ bool isPendingFor(const Object& pod, const std::string& scheduler) {
 }
 
 std::string_view ownerUid(const Object& pod) {
-  const Object* c = controllerRefOf(pod);
-  return c ? refField(*c, "uid") : std::string_view();
+  const Object* c = meta::controllerRef(pod);
+  return c ? meta::refField(*c, "uid") : std::string_view();
 }
 
 // A PVC the pod needs that is missing or unbound, as the VolumeBinding plugin reports it.
@@ -311,7 +310,7 @@ void Scheduler::pass() {
 
     if (chosen) {
       NodeView& target = nodes[*chosen];
-      auto bound = env_.client.patch(res::pods, ns, name, Object{{"spec", {{"nodeName", target.name}}}});
+      auto bound = env_.client.patchShared(res::pods, ns, name, Object{{"spec", {{"nodeName", target.name}}}});
       if (!bound) {
         if (!bound.is(Reason::NotFound)) failedCall = true;
         continue;
@@ -321,10 +320,10 @@ void Scheduler::pass() {
         setCondition(status, "PodScheduled", "True", "", "", now);
       });
       if (!st && !st.is(Reason::NotFound)) failedCall = true;
-      events_.record(*bound, EventType::Normal, "Scheduled",
+      events_.record(**bound, EventType::Normal, "Scheduled",
                      fmt::format("Successfully assigned {}/{} to {}", ns, name, target.name));
       env_.note("scheduler", fmt::format("bind {}/{} {}", ns, name, target.name));
-      target.pods.push_back(shareObject(std::move(bound.value())));
+      target.pods.push_back(std::move(bound.value()));
       continue;
     }
     auto st = mutateStatus(env_.client, res::pods, ns, name, uid, [&](Object& status) {

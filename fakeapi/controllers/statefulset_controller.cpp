@@ -8,7 +8,6 @@
 
 #include "core/api/object_ptr.h"
 #include "core/kube/selector.h"
-#include "fakeapi/controllers/controller_ref.h"
 #include "fakeapi/controllers/pod_state.h"
 #include "fakeapi/controllers/statefulset_identity.h"
 #include "fakeapi/controllers/status_update.h"
@@ -33,7 +32,7 @@ std::string strAt(const Object& o, const char* key, const std::string& def = {})
   return v.is_string() ? v.get<std::string>() : def;
 }
 
-bool ownedBy(const Object& o, const std::string& uid) { return controlledBy(o, uid); }
+bool ownedBy(const Object& o, const std::string& uid) { return meta::controlledBy(o, uid); }
 
 bool healthy(const Object& pod) { return isRunningAndReady(pod); }
 
@@ -59,8 +58,8 @@ StatefulSetController::StatefulSetController(SimEnv env, StatefulSetControllerCo
     enqueue(meta::namespaceOf(*obj), meta::name(*obj));
   });
   pods_.addHandler([this](WatchEventType, const ObjectPtr& obj, const ObjectPtr&) {
-    const Object* c = controllerRefOf(*obj);
-    if (c && refField(*c, "kind") == "StatefulSet") enqueue(meta::namespaceOf(*obj), std::string(refField(*c, "name")));
+    const Object* c = meta::controllerRef(*obj);
+    if (c && meta::refField(*c, "kind") == "StatefulSet") enqueue(meta::namespaceOf(*obj), std::string(meta::refField(*c, "name")));
   });
 }
 
@@ -166,18 +165,19 @@ bool StatefulSetController::sync(const Key& key) {
   const std::string hash = memo.templateHash;
   const std::string updateRev = revisionName(v.name, hash);
   if (auto it = revisions.find(updateRev); it == revisions.end()) {
-    auto made = env_.client.create(res::controllerrevisions, newControllerRevision(*v.set, podTemplate, hash, maxRevision + 1));
+    auto made = env_.client.createShared(res::controllerrevisions,
+                                         newControllerRevision(*v.set, podTemplate, hash, maxRevision + 1));
     if (made.is(Reason::AlreadyExists)) return false;  // someone else's object: retry later
     if (!made) return false;
     maxRevision += 1;
-    revisions.emplace(updateRev, shareObject(std::move(made.value())));
+    revisions.emplace(updateRev, std::move(made.value()));
     env_.note("statefulset", fmt::format("revision {}/{} {}", v.ns, updateRev, maxRevision));
   } else if (intAt(*it->second, "revision", 0) != maxRevision) {
     // Rolling back to an older template makes its revision the newest again.
-    auto bumped = env_.client.patch(res::controllerrevisions, v.ns, updateRev, Object{{"revision", maxRevision + 1}});
+    auto bumped = env_.client.patchShared(res::controllerrevisions, v.ns, updateRev, Object{{"revision", maxRevision + 1}});
     if (!bumped) return false;
     maxRevision += 1;
-    it->second = shareObject(std::move(bumped.value()));
+    it->second = std::move(bumped.value());
   }
   const Object& oldStatus = at(*v.set, "status");
   std::string currentRev = strAt(oldStatus, "currentRevision");
@@ -219,9 +219,9 @@ bool StatefulSetController::sync(const Key& key) {
   };
   auto ensureClaims = [&](int ordinal) {
     for (const Object& claim : newClaims(*v.set, ordinal)) {
-      auto cur = env_.client.get(res::persistentvolumeclaims, v.ns, meta::name(claim));
+      auto cur = env_.client.getShared(res::persistentvolumeclaims, v.ns, meta::name(claim));
       if (cur) {
-        if (meta::isDeleting(*cur)) {
+        if (meta::isDeleting(**cur)) {
           events_.record(*v.set, EventType::Warning, "FailedCreate",
                          fmt::format("create Claim {} for Pod {} in StatefulSet {} failed error: the claim is being deleted",
                                      meta::name(claim), statefulSetPodName(v.name, ordinal), v.name));
@@ -230,7 +230,7 @@ bool StatefulSetController::sync(const Key& key) {
         continue;
       }
       if (!cur.is(Reason::NotFound)) return false;
-      auto made = env_.client.create(res::persistentvolumeclaims, claim);
+      auto made = env_.client.createShared(res::persistentvolumeclaims, claim);
       if (!made && !made.is(Reason::AlreadyExists)) {
         events_.record(*v.set, EventType::Warning, "FailedCreate",
                        fmt::format("create Claim {} for Pod {} in StatefulSet {} failed error: {}", meta::name(claim),
@@ -250,16 +250,17 @@ bool StatefulSetController::sync(const Key& key) {
     const std::string& rev = atCurrent ? currentRev : updateRev;
     if (atCurrent && !currentTemplate) currentTemplate = revisionTemplate(*currentRevision);
     Object pod = newStatefulSetPod(*v.set, atCurrent ? *currentTemplate : podTemplate, ordinal, rev);
-    auto made = env_.client.create(res::pods, pod);
+    const std::string podName = meta::name(pod);
+    auto made = env_.client.createShared(res::pods, std::move(pod));
     if (!made) {
       events_.record(*v.set, EventType::Warning, "FailedCreate",
-                     fmt::format("create Pod {} in StatefulSet {} failed error: {}", meta::name(pod), v.name, made.error().message));
+                     fmt::format("create Pod {} in StatefulSet {} failed error: {}", podName, v.name, made.error().message));
       return false;
     }
     events_.record(*v.set, EventType::Normal, "SuccessfulCreate",
-                   fmt::format("create Pod {} in StatefulSet {} successful", meta::name(pod), v.name));
-    env_.note("statefulset", fmt::format("create pod {}/{} rev={}", v.ns, meta::name(pod), rev));
-    slots[static_cast<std::size_t>(ordinal)] = shareObject(std::move(made.value()));
+                   fmt::format("create Pod {} in StatefulSet {} successful", podName, v.name));
+    env_.note("statefulset", fmt::format("create pod {}/{} rev={}", v.ns, podName, rev));
+    slots[static_cast<std::size_t>(ordinal)] = std::move(made.value());
     return true;
   };
 

@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "core/kube/kube_client.h"
+#include "core/kube/time_text.h"
 #include "core/runtime/event_loop.h"
 #include "core/runtime/random.h"
 #include "core/runtime/trace.h"
@@ -114,6 +115,10 @@ class FakeStore final : public KubeClient, private store::GcHost {
   // getShared). Same rules and faults.
   Result<std::vector<ObjectPtr>> listShared(const Resource& r, std::string_view ns, const ListOptions& opts = {}) override;
   Result<ObjectPtr> updateStatusShared(const Resource& r, Object obj) override;
+  // create()/patch() without the copies of the by-value calls, as updateShared.
+  Result<ObjectPtr> createShared(const Resource& r, Object obj) override;
+  Result<ObjectPtr> patchShared(const Resource& r, std::string_view ns, std::string_view name,
+                                const Object& mergePatch) override;
 
   // --- beyond the seam ---
   FaultHook& faults() { return faults_; }
@@ -163,13 +168,15 @@ class FakeStore final : public KubeClient, private store::GcHost {
                 const std::function<void(const ObjectPtr&)>& each);
   // stored itself when it already speaks asked's version, else a rendered copy.
   ObjectPtr renderShared(ObjectPtr stored, const Resource& asked) const;
+  Result<ObjectPtr> createCall(const Resource& r, Object obj);
   Result<ObjectPtr> updateCall(const Resource& r, Object obj, bool statusOnly, StoreVerb verb);
+  Result<ObjectPtr> patchCall(const Resource& r, std::string_view ns, std::string_view name, const Object& mergePatch);
   ObjKey keyFor(const StoredResource& res, std::string_view ns, std::string_view name) const;
   Error notFound(const StoredResource& res, std::string_view name) const;
   Error conflict(const StoredResource& res, std::string_view name, std::string_view why) const;
 
   // Writes.
-  Result<ObjectPtr> createObject(Target t, const Object& in);
+  Result<ObjectPtr> createObject(Target t, Object obj);
   Result<ObjectPtr> updateObject(Target t, Object in, bool statusOnly, StoreVerb verb);
   // Applies a prepared next state of an existing object: removes it when it is deleting and
   // nothing holds it any more, commits it when it differs, else changes nothing.
@@ -220,6 +227,7 @@ class FakeStore final : public KubeClient, private store::GcHost {
   store::GarbageCollector gc_;
   std::uint64_t rv_ = 0;
   std::uint64_t clusterIPs_ = 0;
+  Rfc3339Text nowText_;  // creation and deletion timestamps
   std::map<std::string, TimerId> podGraceTimers_;  // by pod uid
   std::size_t lastListExamined_ = 0;
   store::SelectorCache selectors_;  // lists' label selectors, parsed once per text

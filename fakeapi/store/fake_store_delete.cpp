@@ -140,7 +140,7 @@ Status FakeStore::beginNamespaceDeletion(StoredResource& res, const ObjKey& key)
   const auto* entry = res.objects.find(key.ns, key.name);
   if (meta::isDeleting(*entry->object)) return {};
   Object next = *entry->object;
-  next["metadata"]["deletionTimestamp"] = formatRfc3339(loop_.wallMicros());
+  next["metadata"]["deletionTimestamp"] = nowText_.at(loop_.wallMicros());
   next["metadata"]["deletionGracePeriodSeconds"] = 0;
   next["status"]["phase"] = "Terminating";
   applyNext(res, key, std::move(next), "delete");

@@ -102,27 +102,38 @@ std::string FakeStore::allocateClusterIP() {
 
 // --- create ---
 
-Result<Object> FakeStore::create(const Resource& r, const Object& obj) {
+Result<ObjectPtr> FakeStore::createCall(const Resource& r, Object obj) {
   bool afterCommit = false;
   auto fault = injectFault(StoreVerb::Create, r, afterCommit);
   if (fault && !afterCommit) return *fault;
   auto t = resolve(r);
   if (!t) return t.error();
-  auto created = createObject(*t, obj);
+  auto created = createObject(*t, std::move(obj));
   if (!created) return created.error();
   if (fault) return *fault;
+  return created;
+}
+
+Result<Object> FakeStore::create(const Resource& r, const Object& obj) {
+  auto created = createCall(r, obj);
+  if (!created) return created.error();
   return render(**created, r);
 }
 
-Result<ObjectPtr> FakeStore::createObject(Target t, const Object& in) {
+Result<ObjectPtr> FakeStore::createShared(const Resource& r, Object obj) {
+  auto created = createCall(r, std::move(obj));
+  if (!created) return created.error();
+  return renderShared(std::move(*created), r);
+}
+
+Result<ObjectPtr> FakeStore::createObject(Target t, Object obj) {
   StoredResource& res = *t.res;
   const Resource& r = *t.asked;
-  if (auto st = checkTypeMeta(in, r, res); !st) return st.error();
+  if (auto st = checkTypeMeta(obj, r, res); !st) return st.error();
   if (res.terminating)
     return makeError(Reason::Forbidden, fmt::format("create not allowed while custom resource definition {} is "
                                                     "terminating",
                                                     res.groupResource));
-  Object obj = in;
   obj["apiVersion"] = r.apiVersion();
   obj["kind"] = res.kind;
   Object& m = obj["metadata"];
@@ -168,7 +179,7 @@ Result<ObjectPtr> FakeStore::createObject(Target t, const Object& in) {
   std::string uid;
   do uid = names_.uid(); while (uids_.contains(uid));
   md["uid"] = uid;
-  md["creationTimestamp"] = formatRfc3339(loop_.wallMicros());
+  md["creationTimestamp"] = nowText_.at(loop_.wallMicros());
   md["generation"] = 1;
   md.erase("deletionTimestamp");
   md.erase("deletionGracePeriodSeconds");
@@ -217,6 +228,20 @@ Result<ObjectPtr> FakeStore::updateStatusShared(const Resource& r, Object obj) {
 
 Result<Object> FakeStore::patch(const Resource& r, std::string_view ns, std::string_view name,
                                 const Object& mergePatch) {
+  auto patched = patchCall(r, ns, name, mergePatch);
+  if (!patched) return patched.error();
+  return render(**patched, r);
+}
+
+Result<ObjectPtr> FakeStore::patchShared(const Resource& r, std::string_view ns, std::string_view name,
+                                         const Object& mergePatch) {
+  auto patched = patchCall(r, ns, name, mergePatch);
+  if (!patched) return patched.error();
+  return renderShared(std::move(*patched), r);
+}
+
+Result<ObjectPtr> FakeStore::patchCall(const Resource& r, std::string_view ns, std::string_view name,
+                                       const Object& mergePatch) {
   bool afterCommit = false;
   auto fault = injectFault(StoreVerb::Patch, r, afterCommit);
   if (fault && !afterCommit) return *fault;
@@ -235,7 +260,7 @@ Result<Object> FakeStore::patch(const Resource& r, std::string_view ns, std::str
   auto updated = updateObject(*t, std::move(merged), false, StoreVerb::Patch);
   if (!updated) return updated.error();
   if (fault) return *fault;
-  return render(**updated, r);
+  return updated;
 }
 
 Result<ObjectPtr> FakeStore::updateObject(Target t, Object in, bool statusOnly, StoreVerb verb) {

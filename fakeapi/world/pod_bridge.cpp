@@ -104,9 +104,9 @@ void PodBridge::runInitContainers(const Object& pod) {
 
 void PodBridge::start(const ContainerEvent& ev) {
   const std::string pk = podKey(ev.ns, ev.pod);
-  auto podObj = cluster_.env().client.get(res::pods, ev.ns, ev.pod);
-  if (!podObj || meta::uid(*podObj) != ev.uid) return;  // gone meanwhile
-  const Object& pod = *podObj;
+  auto podObj = cluster_.env().client.getShared(res::pods, ev.ns, ev.pod);
+  if (!podObj || meta::uid(**podObj) != ev.uid) return;  // gone meanwhile
+  const Object& pod = **podObj;
   auto fail = [&](const Error& e) {
     errors_[pk] = e;
     note(fmt::format("cannot start {}/{}: {}", pk, ev.container, e.message));
@@ -138,7 +138,7 @@ void PodBridge::start(const ContainerEvent& ev) {
   r.configWritable = confFile.writable();
   r.configVolume = confFile.volume;
   r.configFile = confFile.path;
-  r.podSpec = shareObject(pod);
+  r.podSpec = *podObj;  // stored versions are immutable: kept as read
   std::string where;
   if (cmd->sentinel) {
     // Sentinel rewrites its config file and refuses to start without a writable one.
@@ -161,9 +161,9 @@ void PodBridge::start(const ContainerEvent& ev) {
     ro.bootDelay = opts_.redisBootDelay;
     const VolumeFile data = locateFile(pod, *c, absolute(lastValue(dirs, "dir"), *c));
     if (data.kind == VolumeFile::Kind::Claim) {
-      auto pvc = cluster_.env().client.get(res::persistentvolumeclaims, ev.ns, data.source);
+      auto pvc = cluster_.env().client.getShared(res::persistentvolumeclaims, ev.ns, data.source);
       if (!pvc) return fail(pvc.error());
-      r.claimUid = meta::uid(*pvc);
+      r.claimUid = meta::uid(**pvc);
       r.dataVolume = data.volume;
       ro.persistentVolume = true;
       if (auto it = claimDisks_.find(r.claimUid); it != claimDisks_.end()) ro.disk = it->second;
@@ -219,8 +219,8 @@ void PodBridge::stop(const ContainerEvent& ev) {
   note(fmt::format("stop {} {}/{} at {} ({} {})", r.sentinel ? "sentinel" : "redis", pk, ev.container,
                    r.endpoint.toString(), ev.reason, ev.exitCode));
   // The pod's emptyDirs go with the pod: a container of a deleted pod never restarts.
-  auto pod = cluster_.env().client.get(res::pods, ev.ns, ev.pod);
-  if (!pod || meta::uid(*pod) != ev.uid || meta::isDeleting(*pod)) {
+  auto pod = cluster_.env().client.getShared(res::pods, ev.ns, ev.pod);
+  if (!pod || meta::uid(**pod) != ev.uid || meta::isDeleting(**pod)) {
     emptyDirs_.erase(ev.uid);
     initialized_.erase(ev.uid);
   }
@@ -246,9 +246,9 @@ std::optional<Error> PodBridge::startError(std::string_view ns, std::string_view
 }
 
 const redissim::RedisDisk* PodBridge::claimDisk(std::string_view ns, std::string_view claim) const {
-  auto pvc = cluster_.env().client.get(res::persistentvolumeclaims, ns, claim);
+  auto pvc = cluster_.env().client.getShared(res::persistentvolumeclaims, ns, claim);
   if (!pvc) return nullptr;
-  auto it = claimDisks_.find(meta::uid(*pvc));
+  auto it = claimDisks_.find(meta::uid(**pvc));
   return it == claimDisks_.end() ? nullptr : &it->second;
 }
 

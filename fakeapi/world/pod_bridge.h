@@ -36,7 +36,7 @@ struct PodBridgeOptions {
   bool probeOnChange = true;
   Duration changePoll = milliseconds(200);
   // The redis readiness probe answers from its last verdict while its inputs
-  // (appendReadinessInputs) stay the same. With this set it probes every time all the
+  // (refreshReadinessInputs) stay the same. With this set it probes every time all the
   // same and counts where the kept verdict differs from the fresh one (readinessCheck()):
   // the test that those inputs cover what the probe reads.
   bool verifyReadinessCache = false;
@@ -79,6 +79,29 @@ class PodBridge {
     std::map<std::string, redissim::SentinelSavedConfig> sentinelConfigs;  // by path in the volume
     std::optional<redissim::RedisDisk> disk;
   };
+  // Everything a container's readiness verdict depends on (the process' state and role or
+  // monitored master, the password it wants and the one the probe reads from the mounted
+  // Secret): while these stay the same, so does the probe's answer. Kept field by field and
+  // compared in place, so an unchanged container costs no copies.
+  struct ReadinessInputs {
+    std::string uid;
+    bool sentinel = false;
+    bool present = false;  // the process exists; the sides below are empty when it does not
+    struct RedisSide {
+      redissim::SimProcess::State state{};
+      bool loading = false, master = false, linkUp = false;
+      std::string requirepass, password;
+      bool operator==(const RedisSide&) const = default;
+    } redis;
+    struct SentinelSide {
+      redissim::SimProcess::State state{};
+      // The address the probe greps is the monitored one, which a failover in progress hides.
+      std::optional<RedisEndpoint> master;
+      std::size_t replicas = 0;
+      bool failover = false;
+      bool operator==(const SentinelSide&) const = default;
+    } sentinelSide;
+  };
   // Where a running process' state goes when it stops.
   struct Running {
     std::string uid, ns, pod, container;
@@ -107,7 +130,7 @@ class PodBridge {
       bool known = false;
       bool verdict = false;
       std::uint64_t commands = 0;
-      std::string inputs;
+      ReadinessInputs inputs;
     };
     mutable VerdictSeen verdictSeen;
   };
@@ -138,11 +161,9 @@ class PodBridge {
   std::string askSentinelMaster(const PreStop& ps);
   void armPoll();
   void poll();
-  // Appends everything a container's readiness verdict depends on (the process' state and
-  // role or monitored master, the password it wants and the one the probe reads from the
-  // mounted Secret): while these stay the same, so does the probe's answer, and poll()
-  // skips it.
-  void appendReadinessInputs(std::string& out, const Running& r);
+  // Brings kept up to date with r's readiness inputs now; true when any of them differed
+  // (poll() and redisReady() skip the probe otherwise).
+  bool refreshReadinessInputs(ReadinessInputs& kept, const Running& r);
   // The password the redis readiness probe reads now (mountedPassword), kept per container
   // while the Secret it is mounted from stays the same stored version.
   const std::string& probePassword(const Running& r);
@@ -170,11 +191,9 @@ class PodBridge {
     std::vector<Running*> containers;  // running_'s entries of the pod, in running_'s order
     bool known = false;                // a verdict was drawn since the pod's last container stop
     bool verdict = false;              // the last readiness seen by poll()
-    std::string inputs;                // what that verdict was drawn from
+    std::vector<ReadinessInputs> inputs;  // what that verdict was drawn from, by container
   };
   std::map<std::string, Polled> polled_;  // by "ns/pod"
-  std::string inputsScratch_;             // poll()'s buffer, kept for its capacity
-  std::string verdictScratch_;            // redisReady()'s, likewise
   std::string readyKeyScratch_;           // ready()'s running_ key, likewise
   ReadinessCacheCheck readinessCheck_;
   std::map<std::string, std::map<std::string, VolumeData>> emptyDirs_;  // pod uid -> volume

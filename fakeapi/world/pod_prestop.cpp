@@ -70,9 +70,9 @@ std::optional<RedisEndpoint> PodBridge::serviceEndpoint(const std::string& ns, c
   const std::string svcName = host.substr(0, dot);
   std::string svcNs = ns;
   if (dot != std::string::npos) svcNs = host.substr(dot + 1, host.find('.', dot + 1) - dot - 1);
-  auto svc = cluster_.env().client.get(res::services, svcNs, svcName);
+  auto svc = cluster_.env().client.getShared(res::services, svcNs, svcName);
   if (!svc) return std::nullopt;
-  const Object& sel = objectAt(*svc, {"spec", "selector"});
+  const Object& sel = objectAt(**svc, {"spec", "selector"});
   if (!sel.is_object() || sel.empty()) return std::nullopt;
   std::string selector;
   for (const auto& [k, v] : sel.items()) {
@@ -81,10 +81,11 @@ std::optional<RedisEndpoint> PodBridge::serviceEndpoint(const std::string& ns, c
   }
   ListOptions lo;
   lo.labelSelector = selector;
-  auto pods = cluster_.env().client.list(res::pods, svcNs, lo);
+  auto pods = cluster_.env().client.listShared(res::pods, svcNs, lo);
   if (!pods) return std::nullopt;
   std::vector<std::string> ips;
-  for (const auto& p : pods->items) {
+  for (const auto& shared : *pods) {
+    const Object& p = *shared;
     if (meta::isDeleting(p)) continue;
     const Object& conds = objectAt(p, {"status", "conditions"});
     bool isReady = false;

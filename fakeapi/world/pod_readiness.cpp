@@ -8,7 +8,6 @@
 #include "core/rediscluster/layout.h"
 #include "fakeapi/world/pod_bridge.h"
 #include "fakeapi/world/pod_files.h"
-#include "fakeapi/redis/view_digest.h"
 
 namespace kun::sim {
 
@@ -63,9 +62,8 @@ bool PodBridge::redisReady(const Running& r) {
   // link, the password it wants and the one the probe reads): while they stay the same,
   // the kept verdict is the answer, and only the commands it took are counted again.
   auto& seen = r.verdictSeen;
-  verdictScratch_.clear();
-  appendReadinessInputs(verdictScratch_, r);
-  const bool kept = seen.known && seen.inputs == verdictScratch_;
+  const bool changed = refreshReadinessInputs(seen.inputs, r);
+  const bool kept = seen.known && !changed;
   if (kept && !opts_.verifyReadinessCache) {
     n->countCommands(seen.commands);
     return seen.verdict;
@@ -82,7 +80,6 @@ bool PodBridge::redisReady(const Running& r) {
   seen.known = true;
   seen.verdict = verdict;
   seen.commands = n->commandsProcessed() - before;
-  seen.inputs.swap(verdictScratch_);
   return verdict;
 }
 
@@ -135,22 +132,48 @@ void PodBridge::armPoll() {
   pollTimer_ = cluster_.loop().runAfter(opts_.changePoll, [this] { poll(); });
 }
 
-void PodBridge::appendReadinessInputs(std::string& in, const Running& r) {
-  redissim::digest(in, r.uid, r.sentinel);
+bool PodBridge::refreshReadinessInputs(ReadinessInputs& in, const Running& r) {
+  bool changed = false;
+  auto set = [&changed](auto& field, auto&& now) {
+    if (field == now) return;
+    field = std::forward<decltype(now)>(now);
+    changed = true;
+  };
+  set(in.uid, r.uid);
+  set(in.sentinel, r.sentinel);
+  ReadinessInputs::RedisSide* redisSide = &in.redis;
+  ReadinessInputs::SentinelSide* sentinelSide = &in.sentinelSide;
   if (r.sentinel) {
     const redissim::SentinelNode* n = redis_.sentinel(r.endpoint);
-    if (!n) return;
-    // The address the probe greps is the monitored one, which a failover in progress hides.
-    static const std::string name(layout::kMasterName);
-    const auto master = n->masterAddress(name);
-    redissim::digest(in, n->state(), master.has_value(), master ? master->host : "", master ? master->port : 0,
-                     master ? n->knownReplicaCount(name) : 0, n->failoverInProgress(name));
-    return;
+    set(in.present, n != nullptr);
+    if (n) {
+      sentinelSide = nullptr;
+      auto& s = in.sentinelSide;
+      static const std::string name(layout::kMasterName);
+      set(s.state, n->state());
+      auto master = n->masterAddress(name);
+      set(s.replicas, master ? n->knownReplicaCount(name) : 0);
+      set(s.master, std::move(master));
+      set(s.failover, n->failoverInProgress(name));
+    }
+  } else {
+    const redissim::RedisNode* n = redis_.redis(r.endpoint);
+    set(in.present, n != nullptr);
+    if (n) {
+      redisSide = nullptr;
+      auto& s = in.redis;
+      set(s.state, n->state());
+      set(s.loading, n->loading());
+      set(s.master, n->isMaster());
+      set(s.linkUp, n->masterLinkUp());
+      set(s.requirepass, n->config().str("requirepass"));
+      set(s.password, probePassword(r));
+    }
   }
-  const redissim::RedisNode* n = redis_.redis(r.endpoint);
-  if (!n) return;
-  redissim::digest(in, n->state(), n->loading(), n->isMaster(), n->masterLinkUp(), n->config().str("requirepass"),
-                   probePassword(r));
+  // The side that does not apply stays empty, so that two absent processes compare equal.
+  if (redisSide) set(*redisSide, ReadinessInputs::RedisSide{});
+  if (sentinelSide) set(*sentinelSide, ReadinessInputs::SentinelSide{});
+  return changed;
 }
 
 const std::string& PodBridge::probePassword(const Running& r) {
@@ -208,10 +231,11 @@ void PodBridge::poll() {
   // now rather than at the next period. The first verdict after a container started is
   // only remembered: the kubelet's own probe covers that change.
   for (auto& [pk, p] : polled_) {
-    inputsScratch_.clear();
-    for (const Running* r : p.containers) appendReadinessInputs(inputsScratch_, *r);
-    if (p.known && p.inputs == inputsScratch_) continue;  // the same answer
-    p.inputs = inputsScratch_;
+    bool changed = p.inputs.size() != p.containers.size();
+    p.inputs.resize(p.containers.size());
+    for (std::size_t i = 0; i < p.containers.size(); ++i)
+      changed = refreshReadinessInputs(p.inputs[i], *p.containers[i]) || changed;
+    if (p.known && !changed) continue;  // the same answer
     const bool v = ready(*p.containers.front()->podSpec);
     const bool fresh = !p.known;
     p.known = true;

@@ -57,6 +57,12 @@ class OperatorClient final : public test::SerializedClient {
   Result<Object> patch(const Resource& r, std::string_view ns, std::string_view name, const Object& p) override {
     return counted(r, SerializedClient::patch(r, ns, name, p), eventPatches);
   }
+  Result<ObjectPtr> createShared(const Resource& r, Object obj) override {
+    return counted(r, SerializedClient::createShared(r, std::move(obj)), r == res::events ? eventCreates : objectWrites);
+  }
+  Result<ObjectPtr> patchShared(const Resource& r, std::string_view ns, std::string_view name, const Object& p) override {
+    return counted(r, SerializedClient::patchShared(r, ns, name, p), eventPatches);
+  }
   Result<ObjectPtr> updateStatusShared(const Resource& r, Object obj) override {
     return counted(r, SerializedClient::updateStatusShared(r, std::move(obj)), statusWrites);
   }

@@ -97,10 +97,24 @@ TEST_F(StoreTest, UpdateStatusSharedChangesOnlyStatus) {
   EXPECT_TRUE(client.updateStatusShared(res::configmaps, configMap("x")).is(Reason::NotFound));
 }
 
+TEST_F(StoreTest, CreateAndPatchSharedReturnWhatIsStored) {
+  KubeClient& client = store;
+  auto created = client.createShared(res::configmaps, configMap("a"));
+  ASSERT_TRUE(created.ok());
+  EXPECT_EQ(created->get(), client.getShared(res::configmaps, "default", "a")->get());
+  EXPECT_TRUE(client.createShared(res::configmaps, configMap("a")).is(Reason::AlreadyExists));
+
+  auto patched = client.patchShared(res::configmaps, "default", "a", Object{{"data", {{"k", "2"}}}});
+  ASSERT_TRUE(patched.ok());
+  EXPECT_EQ((**patched)["data"]["k"], "2");
+  EXPECT_EQ(patched->get(), client.getShared(res::configmaps, "default", "a")->get());
+  EXPECT_TRUE(client.patchShared(res::configmaps, "default", "nope", Object::object()).is(Reason::NotFound));
+}
+
 TEST_F(StoreTest, SharedCallsHonourFaults) {
   mustCreate(res::configmaps, configMap("a"));
   FaultRule rule;
-  rule.verbs = {StoreVerb::Get, StoreVerb::Update, StoreVerb::UpdateStatus};
+  rule.verbs = {StoreVerb::Get, StoreVerb::Update, StoreVerb::UpdateStatus, StoreVerb::Create, StoreVerb::Patch};
   Object c = mustGet(res::configmaps, "default", "a");
   const auto id = store.faults().add(rule);
   KubeClient& client = store;
@@ -108,6 +122,8 @@ TEST_F(StoreTest, SharedCallsHonourFaults) {
   c["data"]["k"] = "2";
   EXPECT_TRUE(client.updateShared(res::configmaps, c).is(Reason::Unavailable));
   EXPECT_TRUE(client.updateStatusShared(res::pods, pod("p")).is(Reason::Unavailable));
+  EXPECT_TRUE(client.createShared(res::configmaps, configMap("b")).is(Reason::Unavailable));
+  EXPECT_TRUE(client.patchShared(res::configmaps, "default", "a", Object{{"data", {{"k", "3"}}}}).is(Reason::Unavailable));
   store.faults().remove(id);
   auto after = client.getShared(res::configmaps, "default", "a");
   ASSERT_TRUE(after.ok());
@@ -135,6 +151,13 @@ TEST_F(StoreTest, SeamDefaultsAgreeWithTheByValueCalls) {
   ASSERT_TRUE(st.ok());
   EXPECT_EQ((**st)["status"]["phase"], "Running");
   EXPECT_EQ(**st, mustGet(res::pods, "default", "web-0"));
+
+  auto made = client.createShared(res::configmaps, configMap("c"));
+  ASSERT_TRUE(made.ok());
+  EXPECT_EQ(**made, mustGet(res::configmaps, "default", "c"));
+  auto patched = client.patchShared(res::configmaps, "default", "c", Object{{"data", {{"k", "2"}}}});
+  ASSERT_TRUE(patched.ok());
+  EXPECT_EQ(**patched, mustGet(res::configmaps, "default", "c"));
 }
 
 }  // namespace

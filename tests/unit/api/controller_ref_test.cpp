@@ -1,9 +1,10 @@
-// The in-place controller reference read answers as meta::controllerOf does.
+// The in-place controller reference read (and controllerOf, built on it) answers as the
+// rule reads on the parsed references: the first one whose "controller" is true.
 #include <gtest/gtest.h>
 
-#include "fakeapi/controllers/controller_ref.h"
+#include "core/api/object.h"
 
-namespace kun::sim {
+namespace kun::meta {
 namespace {
 
 Object withRefs(Object refs) { return Object{{"metadata", {{"name", "p"}, {"ownerReferences", std::move(refs)}}}}; }
@@ -25,8 +26,15 @@ TEST(ControllerRef, FindsWhatControllerOfFinds) {
       withRefs(Object{{"not", "an array"}}),
   };
   for (const auto& o : cases) {
-    const auto want = meta::controllerOf(o);
-    const Object* got = controllerRefOf(o);
+    std::optional<OwnerReference> want;
+    for (const auto& r : ownerReferences(o))
+      if (r.controller && !want) want = r;
+    const auto parsed = controllerOf(o);
+    ASSERT_EQ(parsed.has_value(), want.has_value()) << o.dump();
+    if (want) {
+      EXPECT_EQ(parsed->uid, want->uid) << o.dump();
+    }
+    const Object* got = controllerRef(o);
     ASSERT_EQ(got != nullptr, want.has_value()) << o.dump();
     if (!want) {
       EXPECT_FALSE(controlledBy(o, ""));
@@ -41,4 +49,4 @@ TEST(ControllerRef, FindsWhatControllerOfFinds) {
 }
 
 }  // namespace
-}  // namespace kun::sim
+}  // namespace kun::meta
