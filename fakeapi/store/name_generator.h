@@ -1,7 +1,6 @@
 #pragma once
 // Deterministic identities: uids in UUID v4 layout and generateName suffixes, both drawn
 // from seeded streams (never the OS), so one seed gives the same uids and names.
-#include <cstdint>
 #include <string>
 
 #include "core/runtime/random.h"
@@ -13,8 +12,6 @@ class NameGenerator {
   explicit NameGenerator(const Random& base) : uids_(base.fork("uid")), names_(base.fork("generateName")) {}
 
   std::string uid();
-  // The text uid() gives for two drawn words: "xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx".
-  static std::string formatUid(std::uint64_t hi, std::uint64_t lo);
   // Five characters from Kubernetes' alphabet for generated names (no vowels, no
   // look-alike digits), as utilrand.String draws them.
   std::string suffix();
