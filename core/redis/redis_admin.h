@@ -3,6 +3,7 @@
 // call sends one command and returns the reply as RESP, exactly as hiredis would give it,
 // so every parser above this seam is the same against real and simulated nodes.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -41,6 +42,20 @@ struct RedisReply {
   std::string errorCode() const;
 };
 
+// Takes the instances a SENTINEL MASTER, REPLICAS or SENTINELS reply lists (each a flat
+// [key, value, ...] array) one field at a time, in reply order; see SentinelReader.
+class SentinelFieldSink {
+ public:
+  virtual void beginEntry() = 0;
+  virtual void field(std::string_view key, std::string_view value) = 0;
+  // A value the sender holds as a number: the same as field(key, its decimal text).
+  virtual void number(std::string_view key, std::int64_t value) = 0;
+  virtual void endEntry() = 0;
+
+ protected:
+  ~SentinelFieldSink() = default;
+};
+
 // Thread-safety is each implementation's to state. The reconciler calls it from every
 // worker thread when the controller runs workers > 0: then it must be thread-safe (e.g. a
 // PerThreadRedisAdmin over HiredisAdmin). The simulator's runs on its loop, workers == 0.
@@ -51,6 +66,18 @@ class RedisAdmin {
   // empty (as a client connecting with AUTH would).
   virtual Result<RedisReply> command(const RedisEndpoint& to, const std::vector<std::string>& argv,
                                      std::string_view password = {}) = 0;
+  // SENTINEL MASTER|REPLICAS|SENTINELS <name> (argv), sent without a password, for a caller
+  // that reads the instances listed. nullopt: the instances went to `sink` (an
+  // implementation that holds them, the simulator, need not build the reply). Otherwise the
+  // reply itself, which the sink has not seen: this default always answers that way.
+  virtual Result<std::optional<RedisReply>> sentinelInstances(const RedisEndpoint& to,
+                                                              const std::vector<std::string>& argv,
+                                                              SentinelFieldSink& sink) {
+    (void)sink;
+    auto reply = command(to, argv);
+    if (!reply.ok()) return reply.error();
+    return std::optional<RedisReply>(std::move(*reply));
+  }
 };
 
 }  // namespace kun

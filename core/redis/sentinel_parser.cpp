@@ -21,105 +21,6 @@ bool toInt(std::string_view s, Int& out) {
   return ec == std::errc() && p == s.data() + s.size();
 }
 
-// One entry's values for the keys of a table, pointing into the reply: the first of a
-// repeated key. Checks the entry's shape as parseSentinelFields does.
-template <std::size_t N>
-struct EntryValues {
-  std::array<const RedisReply*, N> at{};
-
-  Status collect(const RedisReply& entry, const KeyTable<N>& keys) {
-    if (entry.type != RedisReply::Type::Array) {
-      return unexpectedReply("SENTINEL", "a flat key/value array", entry);
-    }
-    const auto& e = entry.elements;
-    if (e.size() % 2 != 0) {
-      return makeError(Reason::Invalid, "SENTINEL: key/value array has an odd number of elements");
-    }
-    for (std::size_t i = 0; i < e.size(); i += 2) {
-      const auto& k = e[i];
-      const auto& v = e[i + 1];
-      if (!isText(k)) return makeError(Reason::Invalid, "SENTINEL: a key is not a string");
-      if (!isText(v) && v.type != RedisReply::Type::Integer) {
-        return makeError(Reason::Invalid, "SENTINEL: value of " + k.str + " is not a string", k.str);
-      }
-      const std::size_t slot = keys.indexOf(k.str);
-      if (slot < N && at[slot] == nullptr) at[slot] = &v;
-    }
-    return {};
-  }
-};
-
-// A value as text: integers written out, as Sentinel's own bulk strings would be.
-std::string textOf(const RedisReply& v) {
-  return v.type == RedisReply::Type::Integer ? std::to_string(v.integer) : v.str;
-}
-
-// Reads typed fields from one entry, remembering the first bad number.
-template <std::size_t N>
-class FieldReader {
- public:
-  FieldReader(const KeyTable<N>& keys, const EntryValues<N>& values, std::string_view what)
-      : keys_(keys), values_(values), what_(what) {}
-
-  void str(std::size_t key, std::string& out) {
-    if (const RedisReply* v = values_.at[key]) {
-      if (v->type == RedisReply::Type::Integer) out = std::to_string(v->integer);
-      else out = v->str;
-    }
-  }
-  template <class Int>
-  void num(std::size_t key, Int& out) {
-    const RedisReply* v = values_.at[key];
-    if (v == nullptr || !error_.empty()) return;
-    const bool ok = v->type == RedisReply::Type::Integer ? toInt(std::to_string(v->integer), out) : toInt(v->str, out);
-    if (!ok) {
-      error_ = keys_.name(key);
-      bad_ = textOf(*v);
-    }
-  }
-  template <class Int>
-  void optNum(std::size_t key, std::optional<Int>& out) {
-    if (values_.at[key] == nullptr) return;
-    Int v{};
-    num(key, v);
-    out = v;
-  }
-  void flags(std::size_t key, SentinelFlags& out) {
-    if (const RedisReply* v = values_.at[key]) {
-      if (v->type == RedisReply::Type::Integer) out = SentinelFlags::parse(std::to_string(v->integer));
-      else out = SentinelFlags::parse(v->str);
-    }
-  }
-  Status status() const {
-    if (error_.empty()) return {};
-    return makeError(Reason::Invalid, std::string(what_) + ": field " + error_ + " is not a number: '" + bad_ + "'",
-                     error_);
-  }
-
- private:
-  const KeyTable<N>& keys_;
-  const EntryValues<N>& values_;
-  std::string_view what_;
-  std::string error_;
-  std::string bad_;
-};
-
-// One entry of a kind whose keys are K: its shape checked, then the fields every kind
-// starts with (name, ip, port, runid, flags), then the kind's own (`rest`).
-template <const auto& K, class Info, class Rest>
-Status readEntry(const RedisReply& entry, std::string_view what, Info& info, Rest rest) {
-  EntryValues<K.size()> values;
-  if (Status s = values.collect(entry, K); !s) return s;
-  FieldReader r(K, values, what);
-  r.str(K.at("name"), info.name);
-  r.str(K.at("ip"), info.ip);
-  r.num(K.at("port"), info.port);
-  r.str(K.at("runid"), info.runId);
-  r.flags(K.at("flags"), info.flags);
-  rest(r, info);
-  return r.status();
-}
-
 constexpr KeyTable kMasterKeys({
     "name", "ip", "port", "runid", "flags", "failover-state", "link-pending-commands", "last-ping-sent",
     "last-ok-ping-reply", "last-ping-reply", "s-down-time", "o-down-time", "down-after-milliseconds", "info-refresh",
@@ -127,106 +28,251 @@ constexpr KeyTable kMasterKeys({
     "parallel-syncs",
 });
 
-// The typed fields of a master entry (`fields` is left to the caller).
-Status readMaster(const RedisReply& entry, SentinelMasterInfo& m) {
-  return readEntry<kMasterKeys>(entry, "SENTINEL MASTER", m, [](auto& r, SentinelMasterInfo& m) {
-    constexpr const auto& K = kMasterKeys;
-    r.str(K.at("failover-state"), m.failoverState);
-    r.num(K.at("link-pending-commands"), m.linkPendingCommands);
-    r.num(K.at("last-ping-sent"), m.lastPingSentMs);
-    r.num(K.at("last-ok-ping-reply"), m.lastOkPingReplyMs);
-    r.num(K.at("last-ping-reply"), m.lastPingReplyMs);
-    r.optNum(K.at("s-down-time"), m.sDownTimeMs);
-    r.optNum(K.at("o-down-time"), m.oDownTimeMs);
-    r.num(K.at("down-after-milliseconds"), m.downAfterMs);
-    r.num(K.at("info-refresh"), m.infoRefreshMs);
-    r.str(K.at("role-reported"), m.roleReported);
-    r.num(K.at("config-epoch"), m.configEpoch);
-    r.num(K.at("num-slaves"), m.numSlaves);
-    r.num(K.at("num-other-sentinels"), m.numOtherSentinels);
-    r.num(K.at("quorum"), m.quorum);
-    r.num(K.at("failover-timeout"), m.failoverTimeoutMs);
-    r.num(K.at("parallel-syncs"), m.parallelSyncs);
-  });
-}
-
-// Every field of an already checked entry, in order, as text.
-SentinelFieldList fieldList(std::vector<RedisReply> kv) {
-  for (auto& e : kv) {
-    if (e.type == RedisReply::Type::Integer) e = RedisReply::bulk(std::to_string(e.integer));
-  }
-  return SentinelFieldList{std::move(kv)};
-}
-
-Status readMasterEntry(const RedisReply& entry, SentinelMasterInfo& m) {
-  if (Status s = readMaster(entry, m); !s) return s;
-  m.fields = fieldList(entry.elements);
-  return {};
-}
-
 constexpr KeyTable kReplicaKeys({
     "name", "ip", "port", "runid", "flags", "last-ok-ping-reply", "info-refresh", "role-reported",
     "master-link-down-time", "master-link-status", "master-host", "master-port", "slave-priority",
     "slave-repl-offset", "replica-announced",
 });
 
-Status readReplica(const RedisReply& entry, SentinelReplicaInfo& s) {
-  return readEntry<kReplicaKeys>(entry, "SENTINEL REPLICAS", s, [](auto& r, SentinelReplicaInfo& s) {
-    constexpr const auto& K = kReplicaKeys;
-    r.num(K.at("last-ok-ping-reply"), s.lastOkPingReplyMs);
-    r.num(K.at("info-refresh"), s.infoRefreshMs);
-    r.str(K.at("role-reported"), s.roleReported);
-    r.num(K.at("master-link-down-time"), s.masterLinkDownTimeMs);
-    r.str(K.at("master-link-status"), s.masterLinkStatus);
-    r.str(K.at("master-host"), s.masterHost);
-    r.num(K.at("master-port"), s.masterPort);
-    r.num(K.at("slave-priority"), s.slavePriority);
-    r.num(K.at("slave-repl-offset"), s.slaveReplOffset);
-    int announced = s.replicaAnnounced ? 1 : 0;
-    r.num(K.at("replica-announced"), announced);
-    s.replicaAnnounced = announced != 0;
-  });
-}
-
 constexpr KeyTable kPeerKeys({
     "name", "ip", "port", "runid", "flags", "last-hello-message", "voted-leader", "voted-leader-epoch",
 });
 
-Status readPeer(const RedisReply& entry, SentinelPeerInfo& p) {
-  return readEntry<kPeerKeys>(entry, "SENTINEL SENTINELS", p, [](auto& r, SentinelPeerInfo& p) {
-    constexpr const auto& K = kPeerKeys;
-    r.num(K.at("last-hello-message"), p.lastHelloMessageMs);
-    r.str(K.at("voted-leader"), p.votedLeader);
-    r.num(K.at("voted-leader-epoch"), p.votedLeaderEpoch);
-  });
+// The fields every kind starts with, at the same slots of each table.
+template <const auto& K>
+constexpr bool kStartsWithCommonKeys =
+    K.at("name") == 0 && K.at("ip") == 1 && K.at("port") == 2 && K.at("runid") == 3 && K.at("flags") == 4;
+static_assert(kStartsWithCommonKeys<kMasterKeys> && kStartsWithCommonKeys<kReplicaKeys> &&
+              kStartsWithCommonKeys<kPeerKeys>);
+
+template <class Int>
+bool optNum(std::string_view v, std::optional<Int>& out) {
+  Int n{};
+  const bool ok = toInt(v, n);
+  out = n;
+  return ok;
 }
 
-// Each entry is read in place into the list: nothing is built to be moved.
-template <class T>
-Result<std::vector<T>> listOf(const RedisReply& reply, std::string_view what, Status (*read)(const RedisReply&, T&)) {
-  if (reply.type != RedisReply::Type::Array) return unexpectedReply(what, "an array", reply);
-  std::vector<T> out;
-  out.reserve(reply.elements.size());
-  for (const auto& e : reply.elements)
-    if (Status s = read(e, out.emplace_back()); !s) return s.error();
-  return out;
+// Sets the field of `slot` from its text; false when it is a number that does not parse.
+template <class Info>
+bool setCommon(Info& info, std::size_t slot, std::string_view v) {
+  switch (slot) {
+    case 0: info.name.assign(v); return true;
+    case 1: info.ip.assign(v); return true;
+    case 2: return toInt(v, info.port);
+    case 3: info.runId.assign(v); return true;
+    default: info.flags = SentinelFlags::parse(v); return true;
+  }
 }
+
+// What differs between the kinds: the keys read, how the error names the command, whether
+// every field is kept (`fields`), and the kind's own fields.
+template <class Info>
+struct Kind;
+
+template <const auto& K, bool keepsFields>
+struct KindOf {
+  static constexpr const auto& kKeys = K;
+  static constexpr bool kKeepsFields = keepsFields;
+};
+
+template <>
+struct Kind<SentinelMasterInfo> : KindOf<kMasterKeys, true> {
+  static constexpr std::string_view kWhat = "SENTINEL MASTER";
+  static bool set(SentinelMasterInfo& m, std::size_t slot, std::string_view v) {
+    constexpr const auto& K = kKeys;
+    switch (slot) {
+      case K.at("failover-state"): m.failoverState.assign(v); return true;
+      case K.at("link-pending-commands"): return toInt(v, m.linkPendingCommands);
+      case K.at("last-ping-sent"): return toInt(v, m.lastPingSentMs);
+      case K.at("last-ok-ping-reply"): return toInt(v, m.lastOkPingReplyMs);
+      case K.at("last-ping-reply"): return toInt(v, m.lastPingReplyMs);
+      case K.at("s-down-time"): return optNum(v, m.sDownTimeMs);
+      case K.at("o-down-time"): return optNum(v, m.oDownTimeMs);
+      case K.at("down-after-milliseconds"): return toInt(v, m.downAfterMs);
+      case K.at("info-refresh"): return toInt(v, m.infoRefreshMs);
+      case K.at("role-reported"): m.roleReported.assign(v); return true;
+      case K.at("config-epoch"): return toInt(v, m.configEpoch);
+      case K.at("num-slaves"): return toInt(v, m.numSlaves);
+      case K.at("num-other-sentinels"): return toInt(v, m.numOtherSentinels);
+      case K.at("quorum"): return toInt(v, m.quorum);
+      case K.at("failover-timeout"): return toInt(v, m.failoverTimeoutMs);
+      case K.at("parallel-syncs"): return toInt(v, m.parallelSyncs);
+      default: return setCommon(m, slot, v);
+    }
+  }
+};
+
+template <>
+struct Kind<SentinelReplicaInfo> : KindOf<kReplicaKeys, false> {
+  static constexpr std::string_view kWhat = "SENTINEL REPLICAS";
+  static bool set(SentinelReplicaInfo& s, std::size_t slot, std::string_view v) {
+    constexpr const auto& K = kKeys;
+    switch (slot) {
+      case K.at("last-ok-ping-reply"): return toInt(v, s.lastOkPingReplyMs);
+      case K.at("info-refresh"): return toInt(v, s.infoRefreshMs);
+      case K.at("role-reported"): s.roleReported.assign(v); return true;
+      case K.at("master-link-down-time"): return toInt(v, s.masterLinkDownTimeMs);
+      case K.at("master-link-status"): s.masterLinkStatus.assign(v); return true;
+      case K.at("master-host"): s.masterHost.assign(v); return true;
+      case K.at("master-port"): return toInt(v, s.masterPort);
+      case K.at("slave-priority"): return toInt(v, s.slavePriority);
+      case K.at("slave-repl-offset"): return toInt(v, s.slaveReplOffset);
+      case K.at("replica-announced"): {
+        int announced = s.replicaAnnounced ? 1 : 0;
+        const bool ok = toInt(v, announced);
+        s.replicaAnnounced = announced != 0;
+        return ok;
+      }
+      default: return setCommon(s, slot, v);
+    }
+  }
+};
+
+template <>
+struct Kind<SentinelPeerInfo> : KindOf<kPeerKeys, false> {
+  static constexpr std::string_view kWhat = "SENTINEL SENTINELS";
+  static bool set(SentinelPeerInfo& p, std::size_t slot, std::string_view v) {
+    constexpr const auto& K = kKeys;
+    switch (slot) {
+      case K.at("last-hello-message"): return toInt(v, p.lastHelloMessageMs);
+      case K.at("voted-leader"): p.votedLeader.assign(v); return true;
+      case K.at("voted-leader-epoch"): return toInt(v, p.votedLeaderEpoch);
+      default: return setCommon(p, slot, v);
+    }
+  }
+};
+
+template <class T>
+Result<std::vector<T>> listOf(const RedisReply& reply, std::string_view what) {
+  if (reply.type != RedisReply::Type::Array) return unexpectedReply(what, "an array", reply);
+  SentinelReader<T> r;
+  for (const auto& e : reply.elements) {
+    if (Status s = feedSentinelEntry(e, r); !s) return s.error();
+    if (r.failed()) break;
+  }
+  return r.takeAll();
+}
+
 }  // namespace
 
-const std::string* SentinelFieldList::find(std::string_view key) const {
-  for (std::size_t i = kv.size() / 2; i-- > 0;)
-    if (kv[2 * i].str == key) return &kv[2 * i + 1].str;
-  return nullptr;
+// An entry is read field by field as it comes; a number that does not parse is remembered
+// and the entry fails at its end with the first such field in the table's order, the order
+// in which the typed fields were once read one after another. The first of a repeated key
+// is the one read.
+template <class Info>
+void SentinelReader<Info>::beginEntry() {
+  Info& info = out_.emplace_back();
+  if constexpr (Kind<Info>::kKeepsFields) info.fields.reserve(48, 768);
+  seen_ = 0;
+  badSlot_ = kNoSlot;
 }
 
-const std::string& SentinelFieldList::at(std::string_view key) const {
-  if (const std::string* v = find(key)) return *v;
+template <class Info>
+void SentinelReader<Info>::take(std::string_view key, std::size_t slot, std::string_view value) {
+  Info& info = out_.back();
+  if constexpr (Kind<Info>::kKeepsFields) info.fields.add(key, value);
+  if (slot >= Kind<Info>::kKeys.size() || (seen_ & (1u << slot)) != 0) return;
+  seen_ |= 1u << slot;
+  if (!Kind<Info>::set(info, slot, value) && slot < badSlot_) {
+    badSlot_ = slot;
+    badText_.assign(value);
+  }
+}
+
+template <class Info>
+void SentinelReader<Info>::field(std::string_view key, std::string_view value) {
+  if (failed()) return;
+  take(key, Kind<Info>::kKeys.indexOf(key), value);
+}
+
+template <class Info>
+void SentinelReader<Info>::number(std::string_view key, std::int64_t value) {
+  if (failed()) return;
+  const std::size_t slot = Kind<Info>::kKeys.indexOf(key);
+  const bool read = slot < Kind<Info>::kKeys.size() && (seen_ & (1u << slot)) == 0;
+  if (!read && !Kind<Info>::kKeepsFields) return;  // not written out only to be dropped
+  char buf[24];
+  const auto end = std::to_chars(buf, buf + sizeof buf, value).ptr;
+  take(key, slot, std::string_view(buf, static_cast<std::size_t>(end - buf)));
+}
+
+template <class Info>
+void SentinelReader<Info>::endEntry() {
+  if (failed() || badSlot_ == kNoSlot) return;
+  const std::string_view name = Kind<Info>::kKeys.name(badSlot_);
+  error_ = makeError(Reason::Invalid,
+                     std::string(Kind<Info>::kWhat) + ": field " + std::string(name) + " is not a number: '" +
+                         badText_ + "'",
+                     std::string(name));
+}
+
+template <class Info>
+Result<std::vector<Info>> SentinelReader<Info>::takeAll() {
+  if (failed()) return error_;
+  return std::move(out_);
+}
+
+template <class Info>
+Result<Info> SentinelReader<Info>::takeOne() {
+  if (failed()) return error_;
+  if (out_.size() != 1) return makeError(Reason::Internal, std::string(Kind<Info>::kWhat) + ": not one instance");
+  return std::move(out_.front());
+}
+
+template class SentinelReader<SentinelMasterInfo>;
+template class SentinelReader<SentinelReplicaInfo>;
+template class SentinelReader<SentinelPeerInfo>;
+
+Status feedSentinelEntry(const RedisReply& entry, SentinelFieldSink& sink) {
+  if (entry.type != RedisReply::Type::Array) return unexpectedReply("SENTINEL", "a flat key/value array", entry);
+  const auto& e = entry.elements;
+  if (e.size() % 2 != 0) {
+    return makeError(Reason::Invalid, "SENTINEL: key/value array has an odd number of elements");
+  }
+  for (std::size_t i = 0; i < e.size(); i += 2) {
+    const auto& k = e[i];
+    const auto& v = e[i + 1];
+    if (!isText(k)) return makeError(Reason::Invalid, "SENTINEL: a key is not a string");
+    if (!isText(v) && v.type != RedisReply::Type::Integer) {
+      return makeError(Reason::Invalid, "SENTINEL: value of " + k.str + " is not a string", k.str);
+    }
+  }
+  sink.beginEntry();
+  for (std::size_t i = 0; i < e.size(); i += 2) {
+    if (e[i + 1].type == RedisReply::Type::Integer) sink.number(e[i].str, e[i + 1].integer);
+    else sink.field(e[i].str, e[i + 1].str);
+  }
+  sink.endEntry();
+  return {};
+}
+
+void SentinelFieldList::add(std::string_view key, std::string_view value) {
+  text_.append(key);
+  ends_.push_back(static_cast<std::uint32_t>(text_.size()));
+  text_.append(value);
+  ends_.push_back(static_cast<std::uint32_t>(text_.size()));
+}
+
+void SentinelFieldList::reserve(std::size_t fields, std::size_t bytes) {
+  ends_.reserve(2 * fields);
+  text_.reserve(bytes);
+}
+
+std::optional<std::string_view> SentinelFieldList::find(std::string_view key) const {
+  for (std::size_t i = size(); i-- > 0;)
+    if (this->key(i) == key) return value(i);
+  return std::nullopt;
+}
+
+std::string_view SentinelFieldList::at(std::string_view key) const {
+  if (const auto v = find(key)) return *v;
   throw std::out_of_range("no SENTINEL field " + std::string(key));
 }
 
 std::string SentinelFieldList::operator[](std::string_view key) const {
-  const std::string* v = find(key);
-  return v ? *v : std::string();
+  const auto v = find(key);
+  return v ? std::string(*v) : std::string();
 }
 
 SentinelFlags SentinelFlags::parse(std::string_view text) {
@@ -286,28 +332,21 @@ Result<SentinelFields> parseSentinelFields(const RedisReply& reply) {
 }
 
 Result<SentinelMasterInfo> parseSentinelMaster(const RedisReply& reply) {
-  SentinelMasterInfo m;
-  if (Status s = readMasterEntry(reply, m); !s) return s.error();
-  return m;
-}
-
-Result<SentinelMasterInfo> parseSentinelMaster(RedisReply&& reply) {
-  SentinelMasterInfo m;
-  if (Status s = readMaster(reply, m); !s) return s.error();
-  m.fields = fieldList(std::move(reply.elements));
-  return m;
+  SentinelReader<SentinelMasterInfo> r;
+  if (Status s = feedSentinelEntry(reply, r); !s) return s.error();
+  return r.takeOne();
 }
 
 Result<std::vector<SentinelMasterInfo>> parseSentinelMasters(const RedisReply& reply) {
-  return listOf<SentinelMasterInfo>(reply, "SENTINEL MASTERS", readMasterEntry);
+  return listOf<SentinelMasterInfo>(reply, "SENTINEL MASTERS");
 }
 
 Result<std::vector<SentinelReplicaInfo>> parseSentinelReplicas(const RedisReply& reply) {
-  return listOf<SentinelReplicaInfo>(reply, "SENTINEL REPLICAS", readReplica);
+  return listOf<SentinelReplicaInfo>(reply, "SENTINEL REPLICAS");
 }
 
 Result<std::vector<SentinelPeerInfo>> parseSentinelSentinels(const RedisReply& reply) {
-  return listOf<SentinelPeerInfo>(reply, "SENTINEL SENTINELS", readPeer);
+  return listOf<SentinelPeerInfo>(reply, "SENTINEL SENTINELS");
 }
 
 Result<std::optional<RedisEndpoint>> parseMasterAddr(const RedisReply& reply) {

@@ -40,19 +40,31 @@ struct SentinelFlags {
 
 using SentinelFields = std::map<std::string, std::string>;
 
-// Every field of one entry, in the order Sentinel sent them. A flat list rather than a map:
-// SENTINEL MASTER is read from every sentinel on every reconcile, and looked up only a few
-// times. A repeated key reads as its last value, as in a map built from the same reply.
-struct SentinelFieldList {
-  // [k1, v1, k2, v2, ...]: the reply's own elements, all text (integers written out), so
-  // that a parser given the reply takes them over without copying a string.
-  std::vector<RedisReply> kv;
+// Every field of one entry, in the order Sentinel sent them, as text (integers written
+// out). One buffer rather than a map or a string per field: SENTINEL MASTER is read from
+// every sentinel on every reconcile, and looked up only a few times. A repeated key reads
+// as its last value, as in a map built from the same reply.
+class SentinelFieldList {
+ public:
+  std::optional<std::string_view> find(std::string_view key) const;  // nullopt when absent
+  std::string_view at(std::string_view key) const;  // std::out_of_range when absent
+  std::string operator[](std::string_view key) const;  // "" when absent
+  std::size_t size() const { return ends_.size() / 2; }
+  bool empty() const { return ends_.empty(); }
+  std::string_view key(std::size_t i) const { return piece(2 * i); }
+  std::string_view value(std::size_t i) const { return piece(2 * i + 1); }
 
-  const std::string* find(std::string_view key) const;  // nullptr when absent
-  const std::string& at(std::string_view key) const;    // std::out_of_range when absent
-  std::string operator[](std::string_view key) const;   // "" when absent
-  std::size_t size() const { return kv.size() / 2; }
-  bool empty() const { return kv.empty(); }
+  void add(std::string_view key, std::string_view value);
+  void reserve(std::size_t fields, std::size_t bytes);
+  bool operator==(const SentinelFieldList&) const = default;
+
+ private:
+  std::string_view piece(std::size_t j) const {
+    const std::uint32_t begin = j == 0 ? 0 : ends_[j - 1];
+    return std::string_view(text_).substr(begin, ends_[j] - begin);
+  }
+  std::string text_;                 // k1 v1 k2 v2 ..., back to back
+  std::vector<std::uint32_t> ends_;  // where each key and value ends in text_
 };
 
 // [k1, v1, k2, v2, ...] -> map. Invalid for an odd count or non-string elements.
@@ -125,11 +137,49 @@ struct SentinelPeerInfo {
 };
 
 Result<SentinelMasterInfo> parseSentinelMaster(const RedisReply& reply);
-// The same, for a caller done with the reply: `fields` takes its strings instead of copies.
-Result<SentinelMasterInfo> parseSentinelMaster(RedisReply&& reply);
 Result<std::vector<SentinelMasterInfo>> parseSentinelMasters(const RedisReply& reply);
 Result<std::vector<SentinelReplicaInfo>> parseSentinelReplicas(const RedisReply& reply);
 Result<std::vector<SentinelPeerInfo>> parseSentinelSentinels(const RedisReply& reply);
+
+// Reads the instances of one kind (Info: SentinelMasterInfo, SentinelReplicaInfo or
+// SentinelPeerInfo) from a field feed: the parse* functions above feed it a reply's
+// elements, the simulator its instances directly (RedisAdmin::sentinelInstances). Either
+// way the result is the same, field for field and error for error: every value is read as
+// the text the reply carries.
+template <class Info>
+class SentinelReader final : public SentinelFieldSink {
+ public:
+  void beginEntry() override;
+  void field(std::string_view key, std::string_view value) override;
+  void number(std::string_view key, std::int64_t value) override;
+  void endEntry() override;
+
+  // An entry that failed the parse: its error, as the parse* function reports it.
+  bool failed() const { return !error_.message.empty(); }
+  // Every entry read (SENTINEL REPLICAS, SENTINELS, MASTERS), or the first error.
+  Result<std::vector<Info>> takeAll();
+  // The one entry of a SENTINEL MASTER reply (an Internal error if not fed exactly one).
+  Result<Info> takeOne();
+
+ private:
+  static constexpr std::size_t kNoSlot = ~std::size_t{0};
+  void take(std::string_view key, std::size_t slot, std::string_view value);
+
+  std::vector<Info> out_;
+  std::uint32_t seen_ = 0;  // slots (of the kind's keys) the entry being read has given
+  std::size_t badSlot_ = kNoSlot;  // its first field, in key order, whose number is bad
+  std::string badText_;
+  Error error_;
+};
+
+extern template class SentinelReader<SentinelMasterInfo>;
+extern template class SentinelReader<SentinelReplicaInfo>;
+extern template class SentinelReader<SentinelPeerInfo>;
+
+// One reply entry ([k1, v1, ...]) into a reader, after the shape checks the parse* functions
+// make (an array of an even count of text keys and text or integer values); the checks'
+// error, and nothing fed, when it fails.
+Status feedSentinelEntry(const RedisReply& entry, SentinelFieldSink& sink);
 
 // SENTINEL GET-MASTER-ADDR-BY-NAME: [ip, port], or nil (nullopt) for an unknown name.
 Result<std::optional<RedisEndpoint>> parseMasterAddr(const RedisReply& reply);

@@ -71,8 +71,8 @@ Next adjust(HealRun& run, const SentinelNodeView& s, const Settings& settings, b
   std::string what;
   const std::string quorum = std::to_string(sentinelQuorum(run.rc().spec.sentinel.replicas));
   auto differs = [&](const std::string& option, const std::string& want) {
-    const std::string* have = s.master.fields.find(option);
-    return have != nullptr && *have != want;
+    const auto have = s.master.fields.find(option);
+    return have && *have != want;
   };
   if (differs("quorum", quorum)) {
     argv.insert(argv.end(), {"quorum", quorum});

@@ -46,6 +46,16 @@ const std::vector<PodInfo>& byOrdinal(const std::vector<PodInfo>& pods, std::vec
   return sorted;
 }
 
+// A SENTINEL REPLICAS or SENTINELS list, as the node's reply or straight from the node.
+template <class Info>
+Result<std::vector<Info>> instances(RedisAdmin& admin, const RedisEndpoint& ep, const std::vector<std::string>& argv,
+                                    Result<std::vector<Info>> (*parse)(const RedisReply&)) {
+  SentinelReader<Info> reader;
+  auto reply = admin.sentinelInstances(ep, argv, reader);
+  if (!reply.ok()) return reply.error();
+  return *reply ? parse(**reply) : reader.takeAll();
+}
+
 }  // namespace
 
 PodInfo podInfoFrom(const Object& pod) {
@@ -166,13 +176,14 @@ SentinelNodeView observeSentinel(RedisAdmin& admin, const PodInfo& pod) {
   static const std::vector<std::string> kMaster{"SENTINEL", "MASTER", name};
   static const std::vector<std::string> kReplicas{"SENTINEL", "REPLICAS", name};
   static const std::vector<std::string> kSentinels{"SENTINEL", "SENTINELS", name};
-  auto master = admin.command(ep, kMaster);
+  SentinelReader<SentinelMasterInfo> masterReader;
+  auto master = admin.sentinelInstances(ep, kMaster, masterReader);
   if (!master.ok()) {
     v.error = master.error();
     return v;
   }
-  if (master->isError()) {
-    const Error e = errorFromReply(*master);
+  if (*master && (*master)->isError()) {
+    const Error e = errorFromReply(**master);
     if (e.reason != Reason::NotFound) {
       v.error = e;
       return v;
@@ -180,7 +191,7 @@ SentinelNodeView observeSentinel(RedisAdmin& admin, const PodInfo& pod) {
     v.reachable = true;  // it answers, and monitors nothing under our name
     return v;
   }
-  auto parsed = parseSentinelMaster(std::move(*master));
+  auto parsed = *master ? parseSentinelMaster(**master) : masterReader.takeOne();
   if (!parsed.ok()) {
     v.error = parsed.error();
     return v;
@@ -188,12 +199,8 @@ SentinelNodeView observeSentinel(RedisAdmin& admin, const PodInfo& pod) {
   v.reachable = true;
   v.monitoring = true;
   v.master = std::move(*parsed);
-  if (auto r = admin.command(ep, kReplicas); r.ok()) {
-    if (auto list = parseSentinelReplicas(*r); list.ok()) v.replicas = std::move(*list);
-  }
-  if (auto r = admin.command(ep, kSentinels); r.ok()) {
-    if (auto list = parseSentinelSentinels(*r); list.ok()) v.peers = std::move(*list);
-  }
+  if (auto list = instances(admin, ep, kReplicas, parseSentinelReplicas); list.ok()) v.replicas = std::move(*list);
+  if (auto list = instances(admin, ep, kSentinels, parseSentinelSentinels); list.ok()) v.peers = std::move(*list);
   return v;
 }
 

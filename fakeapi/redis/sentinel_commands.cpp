@@ -113,38 +113,25 @@ RedisReply SentinelNode::dispatch(Client& cl, ConnId c, const Argv& argv) {
   return errUnknownCommand(argv);
 }
 
-RedisReply SentinelNode::instanceReply(const Instance& ri) const {
+void SentinelNode::instanceFields(const Instance& ri, SentinelFieldSink& out) const {
   const std::int64_t now = mstime();
-  // Built as the reply's elements directly (about 40 fields, asked for every instance on
-  // every observation of the operator and the harness).
-  // Each element is made in place (no temporary reply or string to move and destroy), and
-  // numbers are written with to_chars.
-  std::vector<RedisReply> f;
-  f.reserve(64);
-  auto text = [&f](std::string_view s) {
-    RedisReply& e = f.emplace_back();
-    e.type = RedisReply::Type::String;
-    e.str.assign(s.data(), s.size());
-  };
-  auto add = [&text](std::string_view k, std::string_view v) {
-    text(k);
-    text(v);
-  };
-  auto addNum = [&text](std::string_view k, std::int64_t v) {
-    char buf[24];
-    const auto end = std::to_chars(buf, buf + sizeof buf, v).ptr;
-    text(k);
-    text(std::string_view(buf, static_cast<std::size_t>(end - buf)));
-  };
+  // About 40 fields, asked for every instance on every observation of the operator and the
+  // harness: numbers go out as numbers, written out only where they are kept.
+  auto add = [&out](std::string_view k, std::string_view v) { out.field(k, v); };
+  auto addNum = [&out](std::string_view k, std::int64_t v) { out.number(k, v); };
+  out.beginEntry();
   add("name", ri.name);
   add("ip", ri.host);
   addNum("port", ri.port);
   add("runid", ri.runid);
-  std::string flags;
-  auto flag = [&flags](bool on, std::string_view s) {
+  // Every flag, with its comma, fits: no allocation.
+  char flags[160];
+  std::size_t len = 0;
+  auto flag = [&flags, &len](bool on, std::string_view s) {
     if (!on) return;
-    flags += s;
-    flags += ',';
+    s.copy(flags + len, s.size());
+    len += s.size();
+    flags[len++] = ',';
   };
   flag(ri.flags & kSDown, "s_down");
   flag(ri.flags & kODown, "o_down");
@@ -159,8 +146,7 @@ RedisReply SentinelNode::instanceReply(const Instance& ri) const {
   flag(ri.flags & kReconfInprog, "reconf_inprog");
   flag(ri.flags & kReconfDone, "reconf_done");
   flag(ri.flags & kForceFailover, "force_failover");
-  if (!flags.empty()) flags.pop_back();
-  add("flags", flags);
+  add("flags", std::string_view(flags, len == 0 ? 0 : len - 1));
   addNum("link-pending-commands", ri.link.pendingCommands);
   add("link-refcount", "1");
   if (ri.flags & kFailoverInProgress) {
@@ -201,7 +187,47 @@ RedisReply SentinelNode::instanceReply(const Instance& ri) const {
     add("voted-leader", ri.leader.empty() ? "?" : ri.leader);
     addNum("voted-leader-epoch", static_cast<std::int64_t>(ri.leaderEpoch));
   }
-  return RedisReply::array(std::move(f));
+  out.endEntry();
+}
+
+namespace {
+
+// The reply SENTINEL MASTER/REPLICAS/SENTINELS sends: each instance a flat array of bulk
+// strings, its elements made in place (no temporary reply or string to move and destroy).
+class InstanceReplies final : public SentinelFieldSink {
+ public:
+  void beginEntry() override { fields_.reserve(64); }
+  void field(std::string_view k, std::string_view v) override {
+    text(k);
+    text(v);
+  }
+  void number(std::string_view k, std::int64_t v) override {
+    char buf[24];
+    const auto end = std::to_chars(buf, buf + sizeof buf, v).ptr;
+    text(k);
+    text(std::string_view(buf, static_cast<std::size_t>(end - buf)));
+  }
+  void endEntry() override { entries_.push_back(RedisReply::array(std::move(fields_))); fields_ = {}; }
+
+  RedisReply one() { return std::move(entries_.front()); }
+  RedisReply all() { return RedisReply::array(std::move(entries_)); }
+
+ private:
+  void text(std::string_view s) {
+    RedisReply& e = fields_.emplace_back();
+    e.type = RedisReply::Type::String;
+    e.str.assign(s.data(), s.size());
+  }
+  std::vector<RedisReply> fields_;
+  std::vector<RedisReply> entries_;
+};
+
+}  // namespace
+
+RedisReply SentinelNode::instanceReply(const Instance& ri) const {
+  InstanceReplies r;
+  instanceFields(ri, r);
+  return r.one();
 }
 
 void SentinelNode::appendViewDigest(const std::string& master, ViewHash& out) const {
@@ -219,13 +245,32 @@ void SentinelNode::appendViewDigest(const std::string& master, ViewHash& out) co
   for (const auto& [k, ri] : m->sentinels) one(*ri);
 }
 
-RedisReply SentinelNode::instancesReply(const std::map<std::string, std::unique_ptr<Instance>>& d) const {
-  std::vector<RedisReply> out;
+void SentinelNode::instancesFields(const std::map<std::string, std::unique_ptr<Instance>>& d,
+                                   SentinelFieldSink& out) const {
   for (const auto& [k, ri] : d) {
     if ((ri->flags & kSlave) && !ri->replicaAnnounced) continue;
-    out.push_back(instanceReply(*ri));
+    instanceFields(*ri, out);
   }
-  return RedisReply::array(std::move(out));
+}
+
+RedisReply SentinelNode::instancesReply(const std::map<std::string, std::unique_ptr<Instance>>& d) const {
+  InstanceReplies r;
+  instancesFields(d, r);
+  return r.all();
+}
+
+// The cases of executeAdmin -> dispatch -> sentinelCommand that answer instances, with the
+// same tests: a fresh client (no subscriptions), no password, a known master.
+bool SentinelNode::adminInstances(const Argv& argv, SentinelFieldSink& sink) const {
+  if (argv.size() != 3 || !iequals(argv[0], "sentinel")) return false;
+  const Instance* m = masterByName(argv[2]);
+  if (m == nullptr) return false;
+  const std::string_view sub = argv[1];
+  if (iequals(sub, "master")) instanceFields(*m, sink);
+  else if (iequals(sub, "replicas") || iequals(sub, "slaves")) instancesFields(m->slaves, sink);
+  else if (iequals(sub, "sentinels")) instancesFields(m->sentinels, sink);
+  else return false;
+  return true;
 }
 
 RedisReply SentinelNode::sentinelCommand(const Argv& argv) {

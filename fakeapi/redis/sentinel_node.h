@@ -81,6 +81,7 @@ class SentinelNode final : public SimProcess {
   RedisEndpoint endpoint() const { return {ip(), port_}; }
   std::string traceName() const override;
   RedisReply executeAdmin(const Argv& argv, const std::string& password) override;
+  bool adminInstances(const Argv& argv, SentinelFieldSink& sink) const override;
 
   // --- inspection for tests and checkers ------------------------------------------------
   const std::string& myId() const { return myid_; }
@@ -249,6 +250,8 @@ class SentinelNode final : public SimProcess {
   RedisReply sentinelSet(const Argv& argv);
   RedisReply instanceReply(const Instance& ri) const;
   RedisReply instancesReply(const std::map<std::string, std::unique_ptr<Instance>>& d) const;
+  void instanceFields(const Instance& ri, SentinelFieldSink& out) const;
+  void instancesFields(const std::map<std::string, std::unique_ptr<Instance>>& d, SentinelFieldSink& out) const;
 
   Random rng_;
   SentinelOptions opts_;

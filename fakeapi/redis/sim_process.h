@@ -89,6 +89,14 @@ class SimProcess {
   // now. A non-empty password is sent with AUTH first; if AUTH fails its error is the
   // reply (as the hiredis RedisAdmin reports it) and the command does not run.
   virtual RedisReply executeAdmin(const Argv& argv, const std::string& password) = 0;
+  // For a SENTINEL MASTER|REPLICAS|SENTINELS command that executeAdmin(argv, "") would answer
+  // with instances: hands them to `sink` instead (RedisAdmin::sentinelInstances) and is
+  // true. False, with nothing handed over, for any other command or answer.
+  virtual bool adminInstances(const Argv& argv, SentinelFieldSink& sink) const {
+    (void)argv;
+    (void)sink;
+    return false;
+  }
 
  protected:
   virtual void onBoot() = 0;   // the process has started: build state from disk/config

@@ -55,8 +55,11 @@ std::string redactedCommand(const Argv& argv) {
 SimRedisAdmin::SimRedisAdmin(Fabric& fabric, std::string clientIp, Trace* trace)
     : fabric_(fabric), clientIp_(std::move(clientIp)), clientId_(fabric.net().intern(clientIp_)), trace_(trace) {}
 
-Result<RedisReply> SimRedisAdmin::command(const RedisEndpoint& to, const std::vector<std::string>& argv,
-                                          std::string_view password) {
+// One command from the operator's address, as command() describes; run(p) executes it on
+// the process p it reached and gives the answer.
+template <class Run>
+auto SimRedisAdmin::send(const RedisEndpoint& to, const Argv& argv, std::string_view password, Run run)
+    -> Result<decltype(run(std::declval<SimProcess*>()))> {
   ++calls_;
   const bool writes = !isReadOnlyCommand(argv);
   if (writes) ++writes_;
@@ -68,15 +71,30 @@ Result<RedisReply> SimRedisAdmin::command(const RedisEndpoint& to, const std::ve
   SimProcess* p = fabric_.listener(to);
   if (p == nullptr || !p->up())
     return makeError(Reason::Unavailable, "connect to " + to.toString() + ": Connection refused");
-  const std::string pw(password);
   if (p->state() == SimProcess::State::Hung) {
-    p->deliver([p, argv, pw] { (void)p->executeAdmin(argv, pw); });
+    p->deliver([p, argv, pw = std::string(password)] { (void)p->executeAdmin(argv, pw); });
     return makeError(Reason::Timeout, "read from " + to.toString() + ": timed out");
   }
-  RedisReply reply = p->executeAdmin(argv, pw);
+  auto answer = run(p);
   if (!net.probe(server, clientId_))
     return makeError(Reason::Timeout, "read from " + to.toString() + ": timed out");
-  return reply;
+  return answer;
+}
+
+Result<RedisReply> SimRedisAdmin::command(const RedisEndpoint& to, const std::vector<std::string>& argv,
+                                          std::string_view password) {
+  return send(to, argv, password, [&](SimProcess* p) { return p->executeAdmin(argv, std::string(password)); });
+}
+
+// The instances go straight from the sentinel to the sink when it answers with instances;
+// everything else (the checks, the trace, the network) is as for command().
+Result<std::optional<RedisReply>> SimRedisAdmin::sentinelInstances(const RedisEndpoint& to,
+                                                                   const std::vector<std::string>& argv,
+                                                                   SentinelFieldSink& sink) {
+  return send(to, argv, {}, [&](SimProcess* p) -> std::optional<RedisReply> {
+    if (p->adminInstances(argv, sink)) return std::nullopt;
+    return p->executeAdmin(argv, std::string());
+  });
 }
 
 }  // namespace kun::redissim

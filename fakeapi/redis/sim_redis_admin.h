@@ -9,7 +9,9 @@
 // process times out here but still runs when the process resumes, as a command sitting in
 // its socket buffer would.
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <utility>
 
 #include "core/redis/redis_admin.h"
 #include "core/runtime/trace.h"
@@ -28,6 +30,8 @@ class SimRedisAdmin final : public RedisAdmin {
 
   Result<RedisReply> command(const RedisEndpoint& to, const std::vector<std::string>& argv,
                              std::string_view password = {}) override;
+  Result<std::optional<RedisReply>> sentinelInstances(const RedisEndpoint& to, const std::vector<std::string>& argv,
+                                                      SentinelFieldSink& sink) override;
 
   const std::string& clientIp() const { return clientIp_; }
   std::uint64_t calls() const { return calls_; }
@@ -35,6 +39,10 @@ class SimRedisAdmin final : public RedisAdmin {
   std::uint64_t stateChangingCalls() const { return writes_; }
 
  private:
+  template <class Run>
+  auto send(const RedisEndpoint& to, const Argv& argv, std::string_view password, Run run)
+      -> Result<decltype(run(std::declval<SimProcess*>()))>;
+
   Fabric& fabric_;
   std::string clientIp_;
   NetNodeId clientId_;

@@ -132,11 +132,11 @@ TEST(SentinelParser, MasterFieldsKeepEverythingSent) {
                                          R::bulk("3")}));
   ASSERT_TRUE(m.ok()) << m.error().message;
   EXPECT_EQ(m->fields.size(), 4u);
-  ASSERT_NE(m->fields.find("brand-new-field"), nullptr);
+  ASSERT_TRUE(m->fields.find("brand-new-field").has_value());
   EXPECT_EQ(*m->fields.find("brand-new-field"), "42");
   EXPECT_EQ(m->fields.at("quorum"), "3");
   EXPECT_EQ(m->quorum, 2);  // a typed field reads the first of a repeated key
-  EXPECT_EQ(m->fields.find("ip"), nullptr);
+  EXPECT_FALSE(m->fields.find("ip").has_value());
   EXPECT_THROW((void)m->fields.at("ip"), std::out_of_range);
   EXPECT_EQ(m->fields["ip"], "");
   EXPECT_EQ(m->fields["name"], "mymaster");
@@ -179,17 +179,35 @@ TEST(SentinelParser, MasterFromAGivenUpReplyIsTheSame) {
   auto read = parseSentinelMaster(reply);
   auto taken = parseSentinelMaster(RedisReply(reply));
   ASSERT_TRUE(read.ok() && taken.ok());
-  ASSERT_EQ(taken->fields.kv.size(), read->fields.kv.size());
-  for (std::size_t i = 0; i < read->fields.kv.size(); ++i) {
-    EXPECT_EQ(taken->fields.kv[i].type, read->fields.kv[i].type);
-    EXPECT_EQ(taken->fields.kv[i].str, read->fields.kv[i].str);
-  }
+  EXPECT_EQ(taken->fields, read->fields);
   EXPECT_EQ(taken->runId, read->runId);
   EXPECT_EQ(taken->flags.names, read->flags.names);
   EXPECT_EQ(taken->downAfterMs, read->downAfterMs);
   auto bad = parseSentinelMaster(RedisReply::array({RedisReply::bulk("port"), RedisReply::bulk("x")}));
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.error().message, "SENTINEL MASTER: field port is not a number: 'x'");
+}
+
+// A value sent as a number reads as its decimal text would, in range or not, and the
+// first bad number in the order the fields are read is the one reported.
+TEST(SentinelParser, NumbersReadAsTheirText) {
+  using R = RedisReply;
+  for (std::int64_t port : {std::int64_t{6379}, std::int64_t{-1}, std::int64_t{1} << 40}) {
+    const std::string text = std::to_string(port);
+    auto asInt = parseSentinelSentinels(R::array({R::array({R::bulk("port"), R::integerReply(port)})}));
+    auto asText = parseSentinelSentinels(R::array({R::array({R::bulk("port"), R::bulk(text)})}));
+    ASSERT_EQ(asInt.ok(), asText.ok()) << text;
+    if (asInt.ok()) EXPECT_EQ((*asInt)[0].port, (*asText)[0].port);
+    else EXPECT_EQ(asInt.error().message, asText.error().message);
+  }
+  auto bad = parseSentinelReplicas(R::array({R::array({R::bulk("slave-priority"), R::bulk("x"), R::bulk("port"),
+                                                       R::integerReply(std::int64_t{1} << 40)})}));
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().message, "SENTINEL REPLICAS: field port is not a number: '1099511627776'");
+  // A later entry is not read once one has failed.
+  auto first = parseSentinelSentinels(R::array({R::array({R::bulk("port"), R::bulk("p")}), R::array({R::bulk("x")})}));
+  ASSERT_FALSE(first.ok());
+  EXPECT_EQ(first.error().message, "SENTINEL SENTINELS: field port is not a number: 'p'");
 }
 
 TEST(SentinelParser, MalformedFieldArrays) {

@@ -1,0 +1,128 @@
+// SimRedisAdmin::sentinelInstances hands a sentinel's instances to the reader without
+// building the reply. What the reader makes of them must be what parsing the reply of the
+// same command gives, in every state a sentinel can be in (healthy, a replica down, the
+// master down and failing over, a peer gone).
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "core/redis/sentinel_parser.h"
+#include "fakeapi/redis/sim_redis_admin.h"
+#include "tests/unit/redis/sim_world.h"
+
+namespace kun::redissim::test {
+namespace {
+
+constexpr const char* kName = "mymaster";
+
+std::string flagsOf(const SentinelFlags& f) {
+  std::string out;
+  for (const auto& n : f.names) out += n + ",";
+  return out;
+}
+
+std::string describe(const SentinelMasterInfo& m) {
+  std::ostringstream o;
+  o << m.name << '|' << m.ip << '|' << m.port << '|' << m.runId << '|' << flagsOf(m.flags) << '|' << m.failoverState
+    << '|' << m.linkPendingCommands << '|' << m.lastPingSentMs << '|' << m.lastOkPingReplyMs << '|'
+    << m.lastPingReplyMs << '|' << m.sDownTimeMs.value_or(-7) << '|' << m.oDownTimeMs.value_or(-7) << '|'
+    << m.downAfterMs << '|' << m.infoRefreshMs << '|' << m.roleReported << '|' << m.configEpoch << '|'
+    << m.numSlaves << '|' << m.numOtherSentinels << '|' << m.quorum << '|' << m.failoverTimeoutMs << '|'
+    << m.parallelSyncs;
+  for (std::size_t i = 0; i < m.fields.size(); ++i) o << '|' << m.fields.key(i) << '=' << m.fields.value(i);
+  return o.str();
+}
+
+std::string describe(const SentinelReplicaInfo& s) {
+  std::ostringstream o;
+  o << s.name << '|' << s.ip << '|' << s.port << '|' << s.runId << '|' << flagsOf(s.flags) << '|'
+    << s.lastOkPingReplyMs << '|' << s.infoRefreshMs << '|' << s.roleReported << '|' << s.masterLinkDownTimeMs << '|'
+    << s.masterLinkStatus << '|' << s.masterHost << '|' << s.masterPort << '|' << s.slavePriority << '|'
+    << s.slaveReplOffset << '|' << s.replicaAnnounced << '|' << s.fields.size();
+  return o.str();
+}
+
+std::string describe(const SentinelPeerInfo& p) {
+  std::ostringstream o;
+  o << p.name << '|' << p.ip << '|' << p.port << '|' << p.runId << '|' << flagsOf(p.flags) << '|'
+    << p.lastHelloMessageMs << '|' << p.votedLeader << '|' << p.votedLeaderEpoch << '|' << p.fields.size();
+  return o.str();
+}
+
+template <class T>
+std::string describe(const Result<T>& r) {
+  return r.ok() ? describe(*r) : "error " + r.error().message;
+}
+template <class T>
+std::string describe(const Result<std::vector<T>>& r) {
+  if (!r.ok()) return "error " + r.error().message;
+  std::string out = std::to_string(r->size()) + " entries";
+  for (const auto& e : *r) out += "\n" + describe(e);
+  return out;
+}
+
+int streamedCount = 0;
+
+// The command through both paths of one admin; the transport result must agree as well.
+template <class Info, class Parsed>
+void expectSame(SimWorld& w, const RedisEndpoint& ep, const Argv& argv, Parsed (*parse)(const RedisReply&),
+                Parsed (SentinelReader<Info>::*take)()) {
+  SimRedisAdmin& admin = w.sim.admin(Topology::kClientIp);
+  auto reply = admin.command(ep, argv);
+  SentinelReader<Info> reader;
+  auto streamed = admin.sentinelInstances(ep, argv, reader);
+  ASSERT_EQ(reply.ok(), streamed.ok()) << ep.toString();
+  if (!reply.ok()) return;
+  if (*streamed) {  // not instances: the same reply
+    EXPECT_EQ(describe(parse(**streamed)), describe(parse(*reply)));
+    return;
+  }
+  ++streamedCount;
+  EXPECT_EQ(describe((reader.*take)()), describe(parse(*reply))) << ep.toString() << " " << argv[1];
+}
+
+void expectSameEverywhere(SimWorld& w, int sentinels) {
+  for (int i = 0; i < sentinels; ++i) {
+    const RedisEndpoint ep = Topology::sentinelEp(i);
+    expectSame<SentinelMasterInfo>(w, ep, {"SENTINEL", "MASTER", kName}, parseSentinelMaster,
+                                   &SentinelReader<SentinelMasterInfo>::takeOne);
+    expectSame<SentinelMasterInfo>(w, ep, {"sentinel", "master", "nope"}, parseSentinelMaster,
+                                   &SentinelReader<SentinelMasterInfo>::takeOne);
+    for (const char* sub : {"REPLICAS", "slaves"})
+      expectSame<SentinelReplicaInfo>(w, ep, {"SENTINEL", sub, kName}, parseSentinelReplicas,
+                                      &SentinelReader<SentinelReplicaInfo>::takeAll);
+    expectSame<SentinelPeerInfo>(w, ep, {"Sentinel", "SENTINELS", kName}, parseSentinelSentinels,
+                                 &SentinelReader<SentinelPeerInfo>::takeAll);
+    expectSame<SentinelMasterInfo>(w, ep, {"SENTINEL", "MASTERS"}, parseSentinelMasters,
+                                   &SentinelReader<SentinelMasterInfo>::takeAll);
+  }
+}
+
+TEST(SentinelInstances, StreamedInstancesReadAsTheReplyParses) {
+  SimWorld w;
+  Topology t{w.sim, TopologyOptions{}};
+  const int sentinels = t.sentinelCount();
+  w.runFor(seconds(2));  // still discovering
+  expectSameEverywhere(w, sentinels);
+  ASSERT_TRUE(w.runUntil([&] { return t.converged() && t.sentinelListsExact(); }, seconds(40)));
+  expectSameEverywhere(w, sentinels);
+  t.redis(1).crash();  // a replica down
+  w.runFor(seconds(8));
+  expectSameEverywhere(w, sentinels);
+  t.redis(0).crash();  // the master down: failover
+  for (int step = 0; step < 20; ++step) {
+    w.runFor(milliseconds(700));
+    expectSameEverywhere(w, sentinels);
+  }
+  t.sentinel(2).hang();  // a hung sentinel times out on both paths
+  w.runFor(seconds(1));
+  expectSameEverywhere(w, sentinels);
+  t.sentinel(2).resume();
+  t.sentinel(1).crash();  // refused on both paths; its peers see it go
+  w.runFor(seconds(40));
+  expectSameEverywhere(w, sentinels);
+  EXPECT_GT(streamedCount, 200);  // most were streamed (the rest: errors, MASTERS, transport failures)
+}
+
+}  // namespace
+}  // namespace kun::redissim::test
