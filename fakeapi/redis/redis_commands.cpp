@@ -173,13 +173,14 @@ RedisReply RedisNode::cmdConfig(Client&, ConnId, RequestId, const Argv& argv, bo
   const std::string sub = lower(argv[1]);
   if (sub == "get") {
     if (argv.size() < 3) return errArity("config|get");
-    std::vector<std::string> pats(argv.begin() + 2, argv.end());
-    std::vector<std::string> flat;
-    for (auto& [k, v] : config_.get(pats)) {
-      flat.push_back(k);
-      flat.push_back(v);
+    auto found = config_.get(std::span(argv).subspan(2));
+    std::vector<RedisReply> flat;
+    flat.reserve(2 * found.size());
+    for (auto& [k, v] : found) {
+      flat.push_back(RedisReply::bulk(std::move(k)));
+      flat.push_back(RedisReply::bulk(std::move(v)));
     }
-    return bulkArray(flat);
+    return RedisReply::array(std::move(flat));
   }
   if (sub == "set") {
     if (argv.size() < 4 || (argv.size() - 2) % 2 != 0) return errArity("config|set");

@@ -1,5 +1,6 @@
 #include "fakeapi/redis/redis_config.h"
 
+#include <algorithm>
 #include <set>
 
 #include <fmt/format.h>
@@ -275,14 +276,16 @@ std::string RedisConfig::normalize(const Param& p, const std::string& value, std
   return {};
 }
 
-std::vector<std::pair<std::string, std::string>> RedisConfig::get(
-    const std::vector<std::string>& patterns) const {
+std::vector<std::pair<std::string, std::string>> RedisConfig::get(std::span<const std::string> patterns) const {
   std::map<std::string, std::string> found;
   for (const auto& pat : patterns) {
     // Without a glob character a pattern matches the one name equal to it ignoring case
     // (what the operator asks, parameter by parameter): a lookup, not a walk of the table.
-    if (pat.find_first_of("*?[\\") == std::string::npos) {
-      if (auto it = table_->index.find(pat); it != table_->index.end()) found[it->first] = values_[it->second];
+    // The name as the table spells it is found by one hash; another case walks the tree.
+    const bool glob = std::any_of(pat.begin(), pat.end(), [](char c) { return c == '*' || c == '?' || c == '[' || c == '\\'; });
+    if (!glob) {
+      if (auto e = table_->exact.find(pat); e != table_->exact.end()) found[std::string(e->first)] = values_[e->second];
+      else if (auto it = table_->index.find(pat); it != table_->index.end()) found[it->first] = values_[it->second];
       continue;
     }
     for (std::size_t i = 0; i < values_.size(); ++i) {

@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -25,7 +26,7 @@ class RedisConfig {
   explicit RedisConfig(std::string ownIp = {});
 
   // CONFIG GET with one or more glob patterns: (name, value) pairs.
-  std::vector<std::pair<std::string, std::string>> get(const std::vector<std::string>& patterns) const;
+  std::vector<std::pair<std::string, std::string>> get(std::span<const std::string> patterns) const;
 
   // CONFIG SET: "" on success, else the error text Redis replies with. `changed` receives
   // the canonical names whose value changed.

@@ -7,10 +7,11 @@ namespace kun::redissim {
 
 namespace {
 
-// One of the names, ignoring case. Called on every admin command: no lower-cased copies.
+// One of the names, ignoring case. Called on every admin command: no lower-cased copies,
+// and only a name of the word's length is compared.
 bool isAnyOf(std::string_view word, std::initializer_list<std::string_view> names) {
   for (std::string_view n : names)
-    if (iequals(word, n)) return true;
+    if (n.size() == word.size() && iequals(word, n)) return true;
   return false;
 }
 
@@ -21,9 +22,9 @@ bool isReadOnlyCommand(const Argv& argv) {
   const std::string_view c = argv[0];
   if (isAnyOf(c, {"info", "ping", "role", "get", "dbsize", "exists", "echo", "auth", "hello"})) return true;
   const std::string_view sub = argv.size() > 1 ? std::string_view(argv[1]) : std::string_view();
-  if (iequals(c, "config")) return iequals(sub, "get");
-  if (iequals(c, "client")) return isAnyOf(sub, {"list", "getname", "id", "info"});
-  if (iequals(c, "sentinel")) {
+  if (isAnyOf(c, {"config"})) return isAnyOf(sub, {"get"});
+  if (isAnyOf(c, {"client"})) return isAnyOf(sub, {"list", "getname", "id", "info"});
+  if (isAnyOf(c, {"sentinel"})) {
     if (isAnyOf(sub, {"masters", "master", "replicas", "slaves", "sentinels", "get-master-addr-by-name", "ckquorum",
                       "myid", "info-cache", "pending-scripts"}))
       return true;

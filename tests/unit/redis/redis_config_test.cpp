@@ -35,5 +35,18 @@ TEST(RedisConfig, LiteralsAndAliasesFindTheirParameter) {
   }
 }
 
+
+// CONFIG GET answers a name as the table spells it (found by hash), in another case or by
+// an alias (the tree), or by a glob, each under the name it matched, sorted and unique.
+TEST(RedisConfig, GetAnswersEveryWayOfNamingAParameter) {
+  RedisConfig c;
+  ASSERT_EQ(c.set({{"replica-priority", "42"}}), "");
+  using KV = std::vector<std::pair<std::string, std::string>>;
+  const std::vector<std::string> names{"slave-priority", "HZ", "replica-priority", "nope", "hz"};
+  EXPECT_EQ(c.get(names), (KV{{"hz", "10"}, {"replica-priority", "42"}, {"slave-priority", "42"}}));
+  const std::vector<std::string> glob{"replica-pri*"};
+  EXPECT_EQ(c.get(glob), (KV{{"replica-priority", "42"}}));
+}
+
 }  // namespace
 }  // namespace kun::redissim::test
