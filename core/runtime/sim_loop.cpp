@@ -9,9 +9,16 @@ namespace kun {
 // cancel finds the slot without a lookup table, and the sequence tells a reused slot from
 // the one named.
 
-TimerId SimLoop::runAt(TimePoint t, Task task) {
+TimerId SimLoop::runAt(TimePoint t, Task task) { return insert(t, nextSeq_++, std::move(task)); }
+
+TimerId SimLoop::runAtReserved(TimePoint t, std::uint64_t order, Task task) {
+  // 0 (or one not handed out) would break the order's uniqueness: a caller's bug.
+  if (order == 0 || order >= nextSeq_) std::abort();
+  return insert(t, order, std::move(task));
+}
+
+TimerId SimLoop::insert(TimePoint t, std::uint64_t seq, Task&& task) {
   if (t < now_) t = now_;
-  const std::uint64_t seq = nextSeq_++;
   std::uint32_t slot;
   if (!free_.empty()) {
     slot = free_.back();

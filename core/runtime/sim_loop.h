@@ -20,6 +20,8 @@ class SimLoop final : public EventLoop {
   std::int64_t wallMicros() const override { return epoch_ + now_.time_since_epoch().count(); }
   TimerId runAt(TimePoint t, Task task) override;
   bool cancel(TimerId id) override;
+  std::uint64_t reserveOrder() override { return nextSeq_++; }
+  TimerId runAtReserved(TimePoint t, std::uint64_t order, Task task) override;
 
   // Runs the next event, advancing time to it. False if there is none.
   bool runOne();
@@ -61,6 +63,7 @@ class SimLoop final : public EventLoop {
   static constexpr std::uint64_t kSlotMask = (std::uint64_t{1} << kSlotBits) - 1;
   static TimePoint timeOf(const Entry& e) { return TimePoint(Duration(static_cast<Duration::rep>(e.t))); }
   bool liveEntry(const Entry& e) const { return slots_[e.key & kSlotMask].seq == e.key >> kSlotBits; }
+  TimerId insert(TimePoint t, std::uint64_t seq, Task&& task);
   void push(Entry e);
   void popTop();   // removes heap_[0]
   void popDead();  // drops cancelled entries from the top, so the top is always live
