@@ -151,8 +151,9 @@ bool NetworkModel::reachable(std::string_view from, std::string_view to) {
 void NetworkModel::schedule(Link& l, NetNodeId from, NetNodeId to, std::uint64_t seq, TimePoint since,
                             EventLoop::Task&& deliver) {
   const TimePoint at = arrivalTime(l);
-  l.inFlight.emplace_back(seq, since, std::move(deliver));
-  postArrival(l, from, to, at);
+  const bool first = l.inFlightHead == l.inFlight.size();
+  l.inFlight.emplace_back(seq, since, at, loop_.reserveOrder(), std::move(deliver));
+  if (first) postArrival(l, from, to);
 }
 
 TimePoint NetworkModel::arrivalTime(Link& l) {
@@ -172,9 +173,10 @@ TimePoint NetworkModel::arrivalTime(Link& l) {
   return at;
 }
 
-void NetworkModel::postArrival(Link& l, NetNodeId from, NetNodeId to, TimePoint at) {
+void NetworkModel::postArrival(Link& l, NetNodeId from, NetNodeId to) {
+  const InFlight& f = l.inFlight[l.inFlightHead];
   // Links are held by pointer: l stays where it is while the table grows.
-  loop_.runAt(at, [this, lp = &l, from, to] { arrive(*lp, from, to); });
+  loop_.runAtReserved(f.at, f.order, [this, lp = &l, from, to] { arrive(*lp, from, to); });
 }
 
 void NetworkModel::arrive(Link& l, NetNodeId from, NetNodeId to) {
@@ -182,9 +184,12 @@ void NetworkModel::arrive(Link& l, NetNodeId from, NetNodeId to) {
   if (l.inFlightHead == l.inFlight.size()) {  // the usual case: nothing else on the way
     l.inFlight.clear();
     l.inFlightHead = 0;
-  } else if (l.inFlightHead >= 64 && 2 * l.inFlightHead >= l.inFlight.size()) {
-    l.inFlight.erase(l.inFlight.begin(), l.inFlight.begin() + static_cast<std::ptrdiff_t>(l.inFlightHead));
-    l.inFlightHead = 0;
+  } else {
+    if (l.inFlightHead >= 64 && 2 * l.inFlightHead >= l.inFlight.size()) {
+      l.inFlight.erase(l.inFlight.begin(), l.inFlight.begin() + static_cast<std::ptrdiff_t>(l.inFlightHead));
+      l.inFlightHead = 0;
+    }
+    postArrival(l, from, to);
   }
   if (!reachable(from, to)) {  // cut while in flight: retransmitted after the heal
     hold(from, to, p.seq, p.since, std::move(p.task));

@@ -85,8 +85,9 @@ class NetworkModel {
       return;
     }
     const TimePoint at = arrivalTime(l);
-    l.inFlight.emplace_back(seq, loop_.now(), std::forward<F>(deliver));
-    postArrival(l, from, to, at);
+    const bool first = l.inFlightHead == l.inFlight.size();
+    l.inFlight.emplace_back(seq, loop_.now(), at, loop_.reserveOrder(), std::forward<F>(deliver));
+    if (first) postArrival(l, from, to);
   }
   // For a blocking exchange that takes no virtual time (RedisAdmin): true when a packet
   // from -> to would be delivered now. Draws loss like a transmission; a lost draw is a
@@ -102,6 +103,8 @@ class NetworkModel {
   struct InFlight {
     std::uint64_t seq;
     TimePoint since;
+    TimePoint at;         // when it arrives
+    std::uint64_t order;  // its place among events due at `at` (EventLoop::reserveOrder)
     EventLoop::Task task;
   };
   struct Link {
@@ -110,10 +113,12 @@ class NetworkModel {
     bool cut = false;
     TimePoint lastDelivery{};
     std::uint64_t nextSeq = 0;  // send order, kept across a cut
-    // Packets on their way, in send order. Arrival times on a link never decrease and
-    // equal times run in scheduling order, so each arrival event of the link takes the
-    // front one: the loop's event carries only the link, not the packet (a wrapper around
-    // the packet's task would not fit in a Task and would cost an allocation per packet).
+    // Packets on their way, in send order. Arrival times on a link never decrease, so
+    // only the front packet's arrival is in the loop, with the order reserved when it was
+    // sent; its arrival posts the next one's. The loop's queue then holds a packet per
+    // busy link, not every packet (a slow link under a latency fault had thousands on
+    // the way), and the event carries only the link, not the packet (a wrapper around the
+    // packet's task would not fit in a Task and would cost an allocation per packet).
     std::vector<InFlight> inFlight;
     std::size_t inFlightHead = 0;
   };
@@ -140,8 +145,8 @@ class NetworkModel {
   // When a packet sent now on l arrives (draws its jitter and losses): never before the
   // link's previous packet.
   TimePoint arrivalTime(Link& l);
-  // The arrival event of the packet just queued on l.
-  void postArrival(Link& l, NetNodeId from, NetNodeId to, TimePoint at);
+  // The arrival event of l's front packet.
+  void postArrival(Link& l, NetNodeId from, NetNodeId to);
   void arrive(Link& l, NetNodeId from, NetNodeId to);  // the front packet in flight on l
   void releaseHeld();  // after any change of reachability
 

@@ -26,6 +26,16 @@ class EventLoop {
   // Returns false if the timer already ran or was cancelled.
   virtual bool cancel(TimerId id) = 0;
 
+  // A place among events due at the same time, taken now for an event scheduled later
+  // with runAtReserved: it then runs as if it had been scheduled at the reservation. Lets
+  // a FIFO of future events (a network link's packets) keep only its front in the loop.
+  // A loop that keeps no such order (real time) gives 0 and runs such events by runAt.
+  virtual std::uint64_t reserveOrder() { return 0; }
+  virtual TimerId runAtReserved(TimePoint t, std::uint64_t order, Task task) {
+    (void)order;
+    return runAt(t, std::move(task));
+  }
+
   TimerId post(Task task) { return runAt(now(), std::move(task)); }
   TimerId runAfter(Duration d, Task task) { return runAt(now() + d, std::move(task)); }
 };

@@ -5,16 +5,20 @@
 
 namespace kun {
 
-namespace {
-// A TimerId is the event's sequence number above the index of its slot: cancel finds the
-// slot without a lookup table, and the sequence tells a reused slot from the one named.
-constexpr int kSlotBits = 24;
-constexpr std::uint64_t kSlotMask = (std::uint64_t{1} << kSlotBits) - 1;
-}  // namespace
+// A TimerId is the event's heap key: the sequence number above the index of its slot, so
+// cancel finds the slot without a lookup table, and the sequence tells a reused slot from
+// the one named.
 
-TimerId SimLoop::runAt(TimePoint t, Task task) {
+TimerId SimLoop::runAt(TimePoint t, Task task) { return insert(t, nextSeq_++, std::move(task)); }
+
+TimerId SimLoop::runAtReserved(TimePoint t, std::uint64_t order, Task task) {
+  // 0 (or one not handed out) would break the order's uniqueness: a caller's bug.
+  if (order == 0 || order >= nextSeq_) std::abort();
+  return insert(t, order, std::move(task));
+}
+
+TimerId SimLoop::insert(TimePoint t, std::uint64_t seq, Task&& task) {
   if (t < now_) t = now_;
-  const std::uint64_t seq = nextSeq_++;
   std::uint32_t slot;
   if (!free_.empty()) {
     slot = free_.back();
@@ -25,12 +29,46 @@ TimerId SimLoop::runAt(TimePoint t, Task task) {
     slot = static_cast<std::uint32_t>(slots_.size());
     slots_.emplace_back();
   }
-  slots_[slot].seq = seq;
-  slots_[slot].task = std::move(task);
-  heap_.push_back(Entry{t, seq, slot});
-  std::push_heap(heap_.begin(), heap_.end(), later);
+  Slot& s = slots_[slot];
+  s.seq = seq;
+  s.task = std::move(task);
+  const std::uint64_t key = (seq << kSlotBits) | slot;
+  push(Entry{key, static_cast<std::uint64_t>(t.time_since_epoch().count())});
   ++live_;
-  return (seq << kSlotBits) | slot;
+  return key;
+}
+
+void SimLoop::push(Entry e) {
+  heap_.push_back(e);
+  Entry* h = heap_.data();
+  std::size_t i = heap_.size() - 1;
+  const auto o = e.order();
+  while (i > 0) {
+    const std::size_t parent = (i - 1) / 2;
+    if (h[parent].order() <= o) break;
+    h[i] = h[parent];
+    i = parent;
+  }
+  h[i] = e;
+}
+
+void SimLoop::popTop() {
+  const Entry last = heap_.back();
+  heap_.pop_back();
+  const std::size_t n = heap_.size();
+  if (n == 0) return;
+  Entry* h = heap_.data();
+  const auto o = last.order();
+  std::size_t i = 0;
+  for (;;) {
+    std::size_t c = 2 * i + 1;
+    if (c >= n) break;
+    if (c + 1 < n && h[c + 1].order() < h[c].order()) ++c;
+    if (o <= h[c].order()) break;
+    h[i] = h[c];
+    i = c;
+  }
+  h[i] = last;
 }
 
 bool SimLoop::cancel(TimerId id) {
@@ -47,42 +85,39 @@ bool SimLoop::cancel(TimerId id) {
 }
 
 void SimLoop::popDead() {
-  while (!heap_.empty() && !liveEntry(heap_.front())) {
-    std::pop_heap(heap_.begin(), heap_.end(), later);
-    heap_.pop_back();
-  }
+  while (!heap_.empty() && !liveEntry(heap_.front())) popTop();
 }
 
 void SimLoop::compact() {
   std::erase_if(heap_, [this](const Entry& e) { return !liveEntry(e); });
-  std::make_heap(heap_.begin(), heap_.end(), later);
+  std::make_heap(heap_.begin(), heap_.end(), [](const Entry& a, const Entry& b) { return a.order() > b.order(); });
 }
 
 bool SimLoop::runOne() {
   if (heap_.empty()) return false;
-  std::pop_heap(heap_.begin(), heap_.end(), later);
-  const Entry e = heap_.back();
-  heap_.pop_back();
-  Slot& s = slots_[e.slot];
+  const Entry e = heap_.front();
+  popTop();
+  const auto slot = static_cast<std::uint32_t>(e.key & kSlotMask);
+  Slot& s = slots_[slot];
   Task task = std::move(s.task);
   s.seq = 0;
-  free_.push_back(e.slot);
+  free_.push_back(slot);
   --live_;
   popDead();
-  now_ = e.t;
+  now_ = timeOf(e);
   ++eventsRun_;
   task();
   return true;
 }
 
 void SimLoop::runUntil(TimePoint t) {
-  while (!heap_.empty() && heap_.front().t <= t) runOne();
+  while (!heap_.empty() && timeOf(heap_.front()) <= t) runOne();
   if (now_ < t) now_ = t;
 }
 
 bool SimLoop::runUntil(const std::function<bool()>& pred, TimePoint deadline) {
   if (pred()) return true;
-  while (!heap_.empty() && heap_.front().t <= deadline) {
+  while (!heap_.empty() && timeOf(heap_.front()) <= deadline) {
     runOne();
     if (pred()) return true;
   }

@@ -267,5 +267,32 @@ TEST(SimLoop, ManyCancellationsKeepOrderAndCounts) {
   EXPECT_TRUE(loop.idle());
 }
 
+TEST(SimLoop, ReservedEventsRunWhereTheyWereReserved) {
+  // A reservation taken before b and c puts a ahead of them at the same time, though a is
+  // scheduled last; d, reserved after c, runs after it.
+  SimLoop loop;
+  std::vector<std::string> order;
+  const auto ra = loop.reserveOrder();
+  loop.runAt(at(10), [&] { order.push_back("b"); });
+  loop.runAt(at(10), [&] { order.push_back("c"); });
+  const auto rd = loop.reserveOrder();
+  loop.runAt(at(5), [&] { order.push_back("first"); });
+  loop.runAtReserved(at(10), rd, [&] { order.push_back("d"); });
+  loop.runAtReserved(at(10), ra, [&] { order.push_back("a"); });
+  EXPECT_EQ(loop.pending(), 5u);
+  loop.runUntil(at(100));
+  EXPECT_EQ(order, (std::vector<std::string>{"first", "a", "b", "c", "d"}));
+}
+
+TEST(SimLoop, ReservedEventsCanBeCancelled) {
+  SimLoop loop;
+  bool ran = false;
+  const auto id = loop.runAtReserved(at(3), loop.reserveOrder(), [&] { ran = true; });
+  EXPECT_TRUE(loop.cancel(id));
+  loop.runUntil(at(10));
+  EXPECT_FALSE(ran);
+  EXPECT_TRUE(loop.idle());
+}
+
 }  // namespace
 }  // namespace kun
