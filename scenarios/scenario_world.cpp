@@ -275,7 +275,6 @@ redissim::ViewHash ScenarioWorld::viewDigest(const api::RedisCluster& rc) {
   static const std::string masterName(rediscluster::layout::kMasterName);
   const auto process = [&](const rediscluster::PodInfo& pod, PodSeen& seen, int port) {
     d.add(seen.identity.a);
-    d.add(seen.identity.b);
     if (pod.ip.empty()) return;
     if (!seen.interned) {
       seen.ip = net.intern(pod.ip);
