@@ -46,8 +46,8 @@ std::string RedisNode::infoText(const std::string& section) {
 }
 
 void RedisNode::appendViewDigest(ViewHash& out) const {
-  digest(out, state(), loading(), isMaster(), masterHost_, masterPort_, link_.state, config_.str("requirepass"),
-         config_.integer("replica-priority"), config_.flag("replica-read-only"), config_.flag("replica-announced"),
+  digest(out, state(), loading(), isMaster(), masterHost_, masterPort_, link_.state, hot_.requirepass,
+         hot_.replicaPriority, hot_.readOnly, hot_.replicaAnnounced,
          failoverState_, replId_, goodReplicas_, replicas_.size());
   for (const auto& [c, r] : replicas_) digest(out, r.ip, r.port, r.state);
 }

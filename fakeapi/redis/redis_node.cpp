@@ -198,7 +198,10 @@ void RedisNode::refreshHotConfig() {
   hot_.minLag = config_.integer("min-replicas-max-lag");
   hot_.readOnly = config_.flag("replica-read-only");
   hot_.serveStale = config_.flag("replica-serve-stale-data");
-  hot_.needsAuth = !config_.str("requirepass").empty();
+  hot_.requirepass = config_.str("requirepass");
+  hot_.needsAuth = !hot_.requirepass.empty();
+  hot_.replicaPriority = config_.integer("replica-priority");
+  hot_.replicaAnnounced = config_.flag("replica-announced");
   hot_.appendonly = config_.flag("appendonly");
   hot_.fsyncAlways = config_.str("appendfsync") == "always";
 }

@@ -162,8 +162,10 @@ class RedisNode final : public SimProcess {
   static const Command* findCommand(std::string_view name);
   // Settings read on every command, cached from config_ (refreshed on every change).
   struct HotConfig {
-    std::int64_t backlogSize = 0, minReplicas = 0, minLag = 0;
-    bool readOnly = true, serveStale = true, needsAuth = false, appendonly = false, fsyncAlways = false;
+    std::int64_t backlogSize = 0, minReplicas = 0, minLag = 0, replicaPriority = 100;
+    bool readOnly = true, serveStale = true, needsAuth = false, appendonly = false, fsyncAlways = false,
+         replicaAnnounced = true;
+    std::string requirepass;
   };
   void refreshHotConfig();
   void recountData();

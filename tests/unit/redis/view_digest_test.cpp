@@ -43,5 +43,27 @@ TEST(ViewHash, SentinelDigestMovesWithWhatItsViewReads) {
   EXPECT_NE(digestOf(), before);
 }
 
+TEST(ViewHash, RedisDigestMovesWithTheSettingsItsViewReads) {
+  SimWorld w;
+  Topology t{w.sim, TopologyOptions{}};
+  ASSERT_TRUE(w.runUntil([&] { return t.converged(); }, seconds(40)));
+  const RedisEndpoint r1 = Topology::redisEp(1);
+  RedisNode& n = t.redis(1);
+  const auto digestOf = [&] {
+    ViewHash h;
+    n.appendViewDigest(h);
+    return h;
+  };
+  ViewHash last = digestOf();
+  EXPECT_EQ(digestOf(), last);
+  for (const auto& [name, value] : std::vector<std::pair<std::string, std::string>>{
+           {"replica-priority", "7"}, {"replica-announced", "no"}, {"replica-read-only", "no"}, {"requirepass", "pw"}}) {
+    w.must(r1, {"CONFIG", "SET", name, value});
+    const ViewHash now = digestOf();
+    EXPECT_NE(now, last) << name;
+    last = now;
+  }
+}
+
 }  // namespace
 }  // namespace kun::redissim::test
