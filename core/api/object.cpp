@@ -2,25 +2,33 @@
 
 #include <algorithm>
 
-namespace kun::meta {
+namespace kun {
+
+const Object* memberOf(const Object& o, std::string_view key) {
+  if (!o.is_object()) return nullptr;
+  const auto& members = o.get_ref<const Object::object_t&>();
+  // Objects are mostly small (metadata, a container): a walk that compares lengths first
+  // makes one memcmp where the tree search makes one per level.
+  if (members.size() > 16) {
+    auto it = members.find(key);
+    return it == members.end() ? nullptr : &it->second;
+  }
+  for (const auto& [k, v] : members)
+    if (k.size() == key.size() && std::char_traits<char>::compare(k.data(), key.data(), key.size()) == 0) return &v;
+  return nullptr;
+}
+
+namespace meta {
 namespace {
 
 // metadata.<field>, or nullptr when metadata or the field is absent. Objects that came off
 // the wire may carry anything, so every step checks the type instead of trusting it.
 const Object* field(const Object& o, std::string_view name) {
-  if (!o.is_object()) return nullptr;
-  auto m = o.find("metadata");
-  if (m == o.end() || !m->is_object()) return nullptr;
-  auto f = m->find(name);
-  return f == m->end() ? nullptr : &*f;
+  const Object* m = memberOf(o, "metadata");
+  return m ? memberOf(*m, name) : nullptr;
 }
 
-std::string_view stringFieldView(const Object& o, std::string_view name) {
-  const Object* f = field(o, name);
-  return f && f->is_string() ? std::string_view(f->get_ref<const std::string&>()) : std::string_view();
-}
-
-std::string stringField(const Object& o, std::string_view name) { return std::string(stringFieldView(o, name)); }
+std::string stringField(const Object& o, std::string_view name) { return std::string(fieldView(o, name)); }
 
 std::map<std::string, std::string> stringMap(const Object& o, std::string_view name) {
   std::map<std::string, std::string> out;
@@ -90,6 +98,11 @@ Object ownerRefJson(const OwnerReference& ref) {
 
 }  // namespace
 
+std::string_view fieldView(const Object& o, std::string_view name) {
+  const Object* f = field(o, name);
+  return f && f->is_string() ? std::string_view(f->get_ref<const std::string&>()) : std::string_view();
+}
+
 std::string name(const Object& o) { return stringField(o, "name"); }
 std::string namespaceOf(const Object& o) { return stringField(o, "namespace"); }
 std::string generateName(const Object& o) { return stringField(o, "generateName"); }
@@ -97,7 +110,7 @@ std::string uid(const Object& o) { return stringField(o, "uid"); }
 std::string resourceVersion(const Object& o) { return stringField(o, "resourceVersion"); }
 std::string creationTimestamp(const Object& o) { return stringField(o, "creationTimestamp"); }
 std::string deletionTimestamp(const Object& o) { return stringField(o, "deletionTimestamp"); }
-bool isDeleting(const Object& o) { return !stringFieldView(o, "deletionTimestamp").empty(); }
+bool isDeleting(const Object& o) { return !fieldView(o, "deletionTimestamp").empty(); }
 
 std::int64_t generation(const Object& o) {
   const Object* f = field(o, "generation");
@@ -232,4 +245,5 @@ std::string key(const Object& o) {
   return ns;
 }
 
-}  // namespace kun::meta
+}  // namespace meta
+}  // namespace kun

@@ -23,7 +23,15 @@ struct OwnerReference {
   bool blockOwnerDeletion = false;
 };
 
+// o's member `key`, or nullptr (o is not an object, or has no such member). Searched with
+// a string_view: a literal key handed to nlohmann's find costs a strlen at every node the
+// search compares, and metadata is looked up everywhere.
+const Object* memberOf(const Object& o, std::string_view key);
+
 namespace meta {
+
+// metadata.<field> as a view into o ("" when absent or not a string): no copy.
+std::string_view fieldView(const Object& o, std::string_view field);
 
 // Each getter returns an empty value (""/0/{}) when the field is absent.
 std::string name(const Object& o);

@@ -240,6 +240,11 @@ Result<RedisCluster> parseRedisCluster(std::shared_ptr<const Object> root) {
   return rc;
 }
 
+Result<RedisClusterStatus> parseStoredStatus(std::shared_ptr<const Object> root) {
+  if (!root || !root->is_object()) return jsonf::notAnObject("");
+  return readStatus(member(*root, "status"), root);
+}
+
 Object toObject(const Condition& c) {
   const Object* orig = ptr(c.original);
   Object out = jsonf::carryOver(orig, kConditionKeys);

@@ -128,6 +128,9 @@ Result<RedisCluster> parseRedisCluster(const Object& o);
 Result<RedisCluster> parseRedisCluster(std::shared_ptr<const Object> o);
 Result<RedisClusterSpec> parseRedisClusterSpec(const Object& spec);     // path "spec"
 Result<RedisClusterStatus> parseRedisClusterStatus(const Object& status);  // path "status"
+// The status of a whole stored object, as parseRedisCluster(root) reads it (not copied: its
+// originals point into root).
+Result<RedisClusterStatus> parseStoredStatus(std::shared_ptr<const Object> root);
 
 Object toObject(const RedisCluster& rc);
 Object toObject(const RedisClusterSpec& spec);

@@ -408,10 +408,8 @@ bool LabelSelector::matches(const std::map<std::string, std::string>& labels) co
 bool LabelSelector::matches(const Object& obj) const {
   if (reqs_.empty()) return true;
   const Object* labels = nullptr;
-  if (obj.is_object()) {
-    if (auto m = obj.find("metadata"); m != obj.end() && m->is_object())
-      if (auto l = m->find("labels"); l != m->end() && l->is_object()) labels = &*l;
-  }
+  if (const Object* m = memberOf(obj, "metadata"))
+    if (const Object* l = memberOf(*m, "labels"); l && l->is_object()) labels = l;
   return matchesAll(reqs_, labels);
 }
 

@@ -21,14 +21,6 @@ Error about(const DesiredObject& d, std::string_view verb, const Error& e) {
 }
 
 
-// metadata.<key> of a desired object, in place: liveOf runs for every desired object on
-// every pass, and meta::name and meta::namespaceOf copy.
-std::string_view metadataString(const Object& o, const char* key) {
-  auto m = o.find("metadata");
-  if (m == o.end() || !m->is_object()) return {};
-  auto f = m->find(key);
-  return f != m->end() && f->is_string() ? std::string_view(f->get_ref<const std::string&>()) : std::string_view();
-}
 
 }  // namespace
 
@@ -41,7 +33,8 @@ Status Ensurer::checkSynced(const std::vector<DesiredObject>& desired) const {
 }
 
 ObjectPtr Ensurer::liveOf(const DesiredObject& d) const {
-  return live_.get(d.resource, metadataString(d.object, "namespace"), metadataString(d.object, "name"));
+  // In place: liveOf runs for every desired object on every pass.
+  return live_.get(d.resource, meta::fieldView(d.object, "namespace"), meta::fieldView(d.object, "name"));
 }
 
 EnsureOutcome Ensurer::ensure(const std::vector<DesiredObject>& desired) {

@@ -21,6 +21,7 @@
 #include "core/kube/selector.h"
 #include "core/rediscluster/ensure.h"
 #include "core/rediscluster/observe.h"
+#include "core/rediscluster/passwords.h"
 #include "core/rediscluster/status.h"
 
 namespace kun::rediscluster {
@@ -37,11 +38,17 @@ struct ClusterMemo {
   LabelSelector sentinelSelector;
   std::vector<ObjectPtr> redisPods;
   std::vector<ObjectPtr> sentinelPods;
+  // Their PodInfo in the lists' order: a pod object listed again keeps its PodInfo.
+  std::vector<PodInfo> redisInfos;
+  std::vector<PodInfo> sentinelInfos;
   ClusterPods pods;
   // The pod cache's changes() when they were listed: while it stays, so do the lists.
   std::optional<std::uint64_t> podCacheChanges;
 
   EnsureMemo ensure;
+
+  // The auth Secret's passwords, decoded from the cached Secret object they hold.
+  SecretPasswords authPasswords;
 
   // What the StatefulSet and Service caches say of the cluster, each with the cache's
   // changes() it was read at: while that stays, so do they.

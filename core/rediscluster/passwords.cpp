@@ -34,12 +34,9 @@ void addUnique(std::vector<std::string>& v, const std::string& s) {
 
 namespace {
 
-std::string secretValue(const LiveObjects& live, std::string_view ns, std::string_view cluster, std::string_view key) {
-  if (!live.synced(res::secrets)) return {};
-  ObjectPtr secret = live.get(res::secrets, ns, names::auth(cluster));
-  if (!secret) return {};
-  auto data = secret->find("data");
-  if (data == secret->end() || !data->is_object()) return {};
+std::string secretValue(const Object& secret, std::string_view key) {
+  auto data = secret.find("data");
+  if (data == secret.end() || !data->is_object()) return {};
   auto pw = data->find(std::string(key));
   if (pw == data->end() || !pw->is_string()) return {};
   return base64Decode(pw->get_ref<const std::string&>());
@@ -47,20 +44,43 @@ std::string secretValue(const LiveObjects& live, std::string_view ns, std::strin
 
 }  // namespace
 
+ObjectPtr authSecret(const LiveObjects& live, std::string_view ns, std::string_view cluster) {
+  if (!live.synced(res::secrets)) return nullptr;
+  return live.get(res::secrets, ns, names::auth(cluster));
+}
+
+SecretPasswords passwordsIn(ObjectPtr secret) {
+  SecretPasswords out;
+  if (secret) {
+    out.current = secretValue(*secret, layout::kPasswordKey);
+    out.previous = secretValue(*secret, layout::kPreviousPasswordKey);
+  }
+  out.secret = std::move(secret);
+  return out;
+}
+
+SecretPasswords secretPasswords(const LiveObjects& live, std::string_view ns, std::string_view cluster) {
+  return passwordsIn(authSecret(live, ns, cluster));
+}
+
 std::string passwordInSecret(const LiveObjects& live, std::string_view ns, std::string_view cluster) {
-  return secretValue(live, ns, cluster, layout::kPasswordKey);
+  return secretPasswords(live, ns, cluster).current;
 }
 
 std::string previousPasswordInSecret(const LiveObjects& live, std::string_view ns, std::string_view cluster) {
-  return secretValue(live, ns, cluster, layout::kPreviousPasswordKey);
+  return secretPasswords(live, ns, cluster).previous;
 }
 
 std::vector<std::string> candidatePasswords(const api::RedisCluster& rc, const LiveObjects& live,
                                             const std::string& remembered) {
+  return candidatePasswords(rc, secretPasswords(live, rc.namespaceOf(), rc.name()), remembered);
+}
+
+std::vector<std::string> candidatePasswords(const api::RedisCluster& rc, const SecretPasswords& inSecret,
+                                            const std::string& remembered) {
   std::vector<std::string> out{rc.spec.password};
-  addUnique(out, passwordInSecret(live, rc.namespaceOf(), rc.name()));
-  if (std::string prev = previousPasswordInSecret(live, rc.namespaceOf(), rc.name()); !prev.empty())
-    addUnique(out, prev);
+  addUnique(out, inSecret.current);
+  if (!inSecret.previous.empty()) addUnique(out, inSecret.previous);
   if (!remembered.empty()) addUnique(out, remembered);
   addUnique(out, "");
   return out;

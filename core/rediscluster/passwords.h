@@ -17,11 +17,28 @@ std::string passwordInSecret(const LiveObjects& live, std::string_view ns, std::
 // no change is in progress or the Secret is not cached).
 std::string previousPasswordInSecret(const LiveObjects& live, std::string_view ns, std::string_view cluster);
 
+// Both passwords the cached auth Secret holds, read with one look-up: the cached Secret
+// (null when it is not cached or the cache is not synced) and what it decodes to. A
+// reconcile keeps this while the cache holds the same Secret object.
+struct SecretPasswords {
+  ObjectPtr secret;
+  std::string current;   // passwordInSecret
+  std::string previous;  // previousPasswordInSecret
+};
+SecretPasswords secretPasswords(const LiveObjects& live, std::string_view ns, std::string_view cluster);
+// The cached auth Secret (null: not cached, or the cache not synced).
+ObjectPtr authSecret(const LiveObjects& live, std::string_view ns, std::string_view cluster);
+// The passwords a Secret object holds (what secretPasswords reads from it).
+SecretPasswords passwordsIn(ObjectPtr secret);
+
 // For observe() and heal(): spec.password first, then the password the live Secret still
 // holds, then the previous one it records, then `remembered` (one this process saw
 // before, if any), then "" (no password): during a change some nodes answer to the old
 // one. Duplicates removed, order kept.
 std::vector<std::string> candidatePasswords(const api::RedisCluster& rc, const LiveObjects& live,
+                                            const std::string& remembered = {});
+// The same from the Secret's passwords read before.
+std::vector<std::string> candidatePasswords(const api::RedisCluster& rc, const SecretPasswords& inSecret,
                                             const std::string& remembered = {});
 
 // text with every non-empty secret replaced by "***" (longest first, so a password that

@@ -1,11 +1,13 @@
 #include "core/rediscluster/reconciler.h"
 
 #include <algorithm>
+#include <utility>
 
 #include <fmt/format.h>
 
 #include "core/api/object_ptr.h"
 #include "core/api/redis_cluster_defaults.h"
+#include "core/api/redis_cluster_status_write.h"
 #include "core/api/redis_cluster_validation.h"
 #include "core/kube/selector.h"
 #include "core/rediscluster/cluster_phase.h"
@@ -41,10 +43,20 @@ bool transient(Reason r) {
   }
 }
 
-std::vector<PodInfo> podInfos(const std::vector<ObjectPtr>& pods) {
-  std::vector<PodInfo> out;
-  out.reserve(pods.size());
-  for (const auto& p : pods) out.push_back(podInfoFrom(*p));
+// A new list of pods and their PodInfo (in list order) replaces the kept ones; returns the
+// PodInfo in ordinal order. A pod object also in the kept list keeps its PodInfo (a
+// function of the object alone): one pod changing re-reads that pod only.
+std::vector<PodInfo> podInfos(std::vector<ObjectPtr> pods, std::vector<ObjectPtr>& keptPods,
+                              std::vector<PodInfo>& keptInfos) {
+  std::vector<PodInfo> infos;
+  infos.reserve(pods.size());
+  for (const auto& p : pods) {
+    const auto at = std::find(keptPods.begin(), keptPods.end(), p);
+    infos.push_back(at != keptPods.end() ? keptInfos[static_cast<std::size_t>(at - keptPods.begin())] : podInfoFrom(*p));
+  }
+  keptPods = std::move(pods);
+  keptInfos = std::move(infos);
+  std::vector<PodInfo> out = keptInfos;
   // The cache sorts by name, which puts -10 before -2.
   std::stable_sort(out.begin(), out.end(), [](const PodInfo& a, const PodInfo& b) { return a.ordinal < b.ordinal; });
   return out;
@@ -140,7 +152,17 @@ ReconcileResult Reconciler::reconcile(const std::string& key) {
 
   ClusterMemo& memo = state.memo;
   if (memo.stored != stored) {
-    memo.stored = nullptr;
+    const ObjectPtr before = std::exchange(memo.stored, nullptr);
+    // The operator's own status write: the spec that parsed and validated is the same.
+    if (before && api::onlyStatusWritten(*before, *stored)) {
+      if (auto status = api::parseStoredStatus(stored)) {
+        api::takeStatusWrite(memo.defaulted, *status, stored);
+        api::takeStatusWrite(memo.parsed, std::move(*status), stored);
+        memo.stored = stored;
+      }
+    }
+  }
+  if (memo.stored != stored) {
     auto parsed = api::parseRedisCluster(stored);
     if (!parsed) return rejectInvalid(*stored, nullptr, api::formatFieldError(parsed.error()));
     const std::vector<Error> problems = api::validateRedisCluster(*parsed);
@@ -198,15 +220,10 @@ const ClusterPods& Reconciler::podsOf(const std::string& ns, const std::string& 
   memo.podCacheChanges = changes;
   // The same pod objects as last time: the same PodInfo.
   auto redis = caches_.pods().list(ns, memo.redisSelector);
-  if (redis != memo.redisPods) {
-    memo.pods.redis = podInfos(redis);
-    memo.redisPods = std::move(redis);
-  }
+  if (redis != memo.redisPods) memo.pods.redis = podInfos(std::move(redis), memo.redisPods, memo.redisInfos);
   auto sentinels = caches_.pods().list(ns, memo.sentinelSelector);
-  if (sentinels != memo.sentinelPods) {
-    memo.pods.sentinels = podInfos(sentinels);
-    memo.sentinelPods = std::move(sentinels);
-  }
+  if (sentinels != memo.sentinelPods)
+    memo.pods.sentinels = podInfos(std::move(sentinels), memo.sentinelPods, memo.sentinelInfos);
   return memo.pods;
 }
 
@@ -248,10 +265,17 @@ const ClusterMemo::StatefulSetFacts& Reconciler::statefulSetFacts(const std::str
 // gone). A pod that cannot be reached may still have it: kept too. A second change before
 // the first is done keeps only the Secret's password (the older one is still tried while
 // this process runs).
-std::string Reconciler::passwordToKeep(const api::RedisCluster& rc, const ClusterView& view) const {
-  const LiveObjects& live = caches_.live();
-  const std::string inSecret = passwordInSecret(live, rc.namespaceOf(), rc.name());
-  const std::string kept = previousPasswordInSecret(live, rc.namespaceOf(), rc.name());
+const SecretPasswords& Reconciler::authPasswords(const std::string& ns, const std::string& name,
+                                                 ClusterMemo& memo) const {
+  ObjectPtr secret = authSecret(caches_.live(), ns, name);
+  if (secret != memo.authPasswords.secret) memo.authPasswords = passwordsIn(std::move(secret));
+  return memo.authPasswords;
+}
+
+std::string Reconciler::passwordToKeep(const api::RedisCluster& rc, const ClusterView& view,
+                                       const SecretPasswords& secret) const {
+  const std::string& inSecret = secret.current;
+  const std::string& kept = secret.previous;
   if (inSecret != rc.spec.password) return inSecret.empty() ? kept : inSecret;
   if (kept.empty()) return {};
   const bool allChanged =
@@ -288,7 +312,7 @@ ReconcileResult Reconciler::reconcileValid(const Object& stored, ClusterState& s
     pw.previous = pw.current;
     pw.current = rc.spec.password;
   }
-  const std::vector<std::string> passwords = candidatePasswords(rc, caches_.live(), pw.previous);
+  const std::vector<std::string> passwords = candidatePasswords(rc, authPasswords(ns, name, memo), pw.previous);
 
   const ClusterPods& pods = podsOf(ns, name, memo);
   ClusterView view = steps_.observe(seams_.redis, pods, passwords);
@@ -296,7 +320,7 @@ ReconcileResult Reconciler::reconcileValid(const Object& stored, ClusterState& s
 
   GenerateOptions gen;
   gen.pdbVersion = opts_.pdbVersion;
-  gen.previousPassword = passwordToKeep(rc, view);
+  gen.previousPassword = passwordToKeep(rc, view, authPasswords(ns, name, memo));
   const std::int32_t keep = steps_.replicasToKeep(rc, view);
   if (keep != rc.spec.size) gen.redisReplicas = keep;
   const auto desired = desired_.get(parsed, gen);

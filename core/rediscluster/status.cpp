@@ -3,6 +3,7 @@
 #include <array>
 
 #include "core/kube/resource.h"
+#include "core/kube/status_update_body.h"
 
 namespace kun::rediscluster {
 
@@ -51,8 +52,15 @@ Result<bool> writeStatusIfChanged(KubeClient& client, const api::RedisCluster& s
                                   const api::RedisClusterStatus& next) {
   Object status = api::toObject(next);  // once: compared, then written
   if (status == storedStatus(stored)) return false;
-  Object o = stored.original ? *stored.original : api::toObject(stored);
-  o["status"] = std::move(status);
+  // Only status and the object's identity and version (statusUpdateBody): the store keeps
+  // the rest as stored.
+  Object o;
+  if (stored.original) {
+    o = statusUpdateBody(*stored.original, std::move(status));
+  } else {
+    o = api::toObject(stored);
+    o["status"] = std::move(status);
+  }
   auto written = client.updateStatusShared(res::redisclusters, std::move(o));
   if (!written) return written.error();
   return true;

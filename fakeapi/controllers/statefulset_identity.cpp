@@ -12,9 +12,8 @@ namespace {
 
 const Object& at(const Object& o, const char* key) {
   static const Object kNull;
-  if (!o.is_object()) return kNull;
-  auto it = o.find(key);
-  return it == o.end() ? kNull : *it;
+  const Object* v = memberOf(o, key);
+  return v ? *v : kNull;
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "fakeapi/controllers/status_update.h"
 
+#include "core/kube/status_update_body.h"
+
 namespace kun::sim {
 
 Result<bool> mutateStatus(KubeClient& client, const Resource& r, std::string_view ns,
@@ -21,17 +23,8 @@ Result<bool> mutateStatus(KubeClient& client, const Resource& r, std::string_vie
     Object status = had ? *before : Object::object();
     mutate(status);
     if (had ? status == *before : status == Object::object()) return false;
-    // A status update takes only status from what it is sent, and from metadata the
-    // object's identity and the version it was read at: the rest is not copied to be
-    // dropped.
-    Object obj = Object::object();
-    for (const char* f : {"apiVersion", "kind"})
-      if (auto v = stored.find(f); v != stored.end()) obj[f] = *v;
-    Object& m = obj["metadata"] = Object::object();
-    if (auto sm = stored.find("metadata"); sm != stored.end() && sm->is_object())
-      for (const char* f : {"name", "namespace", "uid", "resourceVersion"})
-        if (auto v = sm->find(f); v != sm->end()) m[f] = *v;
-    obj["status"] = std::move(status);
+    // Only status and the object's identity and version: see statusUpdateBody.
+    Object obj = statusUpdateBody(stored, std::move(status));
     auto res = client.updateStatusShared(r, std::move(obj));
     if (res) return true;
     if (!res.is(Reason::Conflict)) return res.error();

@@ -19,6 +19,7 @@ Random RedisSim::forkFor(const std::string& kind, const RedisEndpoint& ep) {
 }
 
 RedisNode& RedisSim::addRedis(RedisNodeOptions opts) {
+  ++processChanges_;
   const RedisEndpoint ep{opts.ip, opts.port};
   redis_.erase(ep);
   redisByEp_.erase(ep);
@@ -30,6 +31,7 @@ RedisNode& RedisSim::addRedis(RedisNodeOptions opts) {
 }
 
 SentinelNode& RedisSim::addSentinel(SentinelOptions opts) {
+  ++processChanges_;
   const RedisEndpoint ep{opts.ip, opts.port};
   sentinels_.erase(ep);
   sentinelByEp_.erase(ep);
@@ -47,6 +49,7 @@ void RedisSim::setSentinelEventListener(SentinelNode::EventListener l) {
 }
 
 void RedisSim::remove(const RedisEndpoint& ep) {
+  ++processChanges_;
   redisByEp_.erase(ep);
   redis_.erase(ep);
   sentinelByEp_.erase(ep);
@@ -54,6 +57,7 @@ void RedisSim::remove(const RedisEndpoint& ep) {
 }
 
 RedisNode& RedisSim::recreateRedis(const RedisEndpoint& old, const std::string& newIp) {
+  ++processChanges_;
   RedisNodeOptions opts;
   auto it = redis_.find(old);
   if (it != redis_.end()) {

@@ -33,6 +33,9 @@ class RedisSim {
 
   RedisNode* redis(const RedisEndpoint& ep) const;
   SentinelNode* sentinel(const RedisEndpoint& ep) const;
+  // Moves with every process added or removed: while it stays, redis() and sentinel()
+  // answer as before (a caller may keep what they returned).
+  std::uint64_t processChanges() const { return processChanges_; }
   std::vector<RedisNode*> redisNodes() const;
   std::vector<SentinelNode*> sentinels() const;
 
@@ -55,6 +58,7 @@ class RedisSim {
   Trace* trace_;
   Fabric fabric_;
   std::uint64_t created_ = 0;
+  std::uint64_t processChanges_ = 0;
   std::map<RedisEndpoint, std::unique_ptr<RedisNode>> redis_;
   std::map<RedisEndpoint, std::unique_ptr<SentinelNode>> sentinels_;
   // The same nodes hashed by endpoint, for redis()/sentinel(): the kubelet's probes and

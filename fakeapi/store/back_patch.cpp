@@ -1,65 +1,9 @@
 #include "fakeapi/store/back_patch.h"
 
-#include <cstring>
+#include "core/api/json_equal.h"
 
 namespace kun::store {
 namespace {
-
-// String equality without a library call for the short strings that make up most of an
-// object (keys, names, small values): two overlapping word loads instead of memcmp, which
-// was an eighth of an update's time.
-bool sameString(const std::string& a, const std::string& b) {
-  const std::size_t n = a.size();
-  if (n != b.size()) return false;
-  const char* p = a.data();
-  const char* q = b.data();
-  auto word = [](const char* at) {
-    std::uint64_t w;
-    std::memcpy(&w, at, sizeof w);
-    return w;
-  };
-  auto half = [](const char* at) {
-    std::uint32_t w;
-    std::memcpy(&w, at, sizeof w);
-    return w;
-  };
-  if (n >= 8 && n <= 16) return word(p) == word(q) && word(p + n - 8) == word(q + n - 8);
-  if (n >= 4 && n < 8) return half(p) == half(q) && half(p + n - 4) == half(q + n - 4);
-  if (n < 4) {
-    for (std::size_t i = 0; i < n; ++i)
-      if (p[i] != q[i]) return false;
-    return true;
-  }
-  return std::memcmp(p, q, n) == 0;
-}
-
-// Deep equality with the meaning of Object's operator== (numbers of different
-// representations compare by value), walking containers with sameString.
-bool same(const Object& a, const Object& b) {
-  if (a.type() != b.type()) return a == b;
-  switch (a.type()) {
-    case Object::value_t::object: {
-      const auto& x = a.get_ref<const Object::object_t&>();
-      const auto& y = b.get_ref<const Object::object_t&>();
-      if (x.size() != y.size()) return false;
-      for (auto i = x.begin(), j = y.begin(); i != x.end(); ++i, ++j)
-        if (!sameString(i->first, j->first) || !same(i->second, j->second)) return false;
-      return true;
-    }
-    case Object::value_t::array: {
-      const auto& x = a.get_ref<const Object::array_t&>();
-      const auto& y = b.get_ref<const Object::array_t&>();
-      if (x.size() != y.size()) return false;
-      for (std::size_t i = 0; i < x.size(); ++i)
-        if (!same(x[i], y[i])) return false;
-      return true;
-    }
-    case Object::value_t::string:
-      return sameString(a.get_ref<const std::string&>(), b.get_ref<const std::string&>());
-    default:
-      return a == b;
-  }
-}
 
 // Appends key to path as a JSON Pointer token ("~" -> "~0", "/" -> "~1").
 void appendToken(std::string& path, std::string_view key) {
@@ -82,7 +26,7 @@ void diffObjects(const Object& from, const Object& to, std::string& path, BackPa
     // Both sides usually have the same keys: equality first, the order only when not.
     const int c = i == a.end()                ? 1
                   : j == b.end()              ? -1
-                  : sameString(i->first, j->first) ? 0
+                  : sameText(i->first, j->first) ? 0
                                                    : i->first.compare(j->first);
     if (c < 0) {
       member(ops, path, &i->first, &i->second, nullptr);
@@ -110,7 +54,7 @@ void member(BackPatch& ops, std::string& path, const std::string* key, const Obj
   } else if (!from) {
     appendToken(path, *key);
     ops.push_back(PatchOp{PatchOp::Kind::Add, path, *to});
-  } else if (!same(*from, *to)) {
+  } else if (!equalJson(*from, *to)) {
     appendToken(path, *key);
     ops.push_back(PatchOp{PatchOp::Kind::Replace, path, *to});
   }

@@ -201,19 +201,17 @@ ObjectPtr FakeStore::commitPut(StoredResource& res, const ObjKey& key, Object ne
   const std::uint64_t rv = ++rv_;
   Object& m = next["metadata"];
   if (patch && previous) {
-    const Object* old = nullptr;
-    if (auto pm = previous->find("metadata"); pm != previous->end())
-      if (auto it = pm->find("resourceVersion"); it != pm->end()) old = &*it;
+    const Object* pm = memberOf(*previous, "metadata");
+    const Object* old = pm ? memberOf(*pm, "resourceVersion") : nullptr;
     store::notePrevious(*patch, "/metadata/resourceVersion", old);
   }
   m["resourceVersion"] = std::to_string(rv);
 
   static const Object kNone;
   auto refsOf = [](const Object& o) -> const Object& {
-    auto mm = o.find("metadata");
-    if (mm == o.end()) return kNone;
-    auto it = mm->find("ownerReferences");
-    return it == mm->end() ? kNone : *it;
+    const Object* mm = memberOf(o, "metadata");
+    const Object* refs = mm ? memberOf(*mm, "ownerReferences") : nullptr;
+    return refs ? *refs : kNone;
   };
   const bool ownersChanged = previous ? refsOf(*previous) != refsOf(next) : !refsOf(next).is_null();
   std::vector<std::string> ownersBefore, ownersAfter;

@@ -74,14 +74,6 @@ Status checkTypeMeta(const Object& in, const Resource& r, const store::StoredRes
 
 std::vector<std::string> finalizerList(const Object& o) { return meta::finalizers(o); }
 
-// A string field of metadata without copying it ("" when absent or not a string).
-std::string_view metaString(const Object& o, const char* field) {
-  auto m = o.find("metadata");
-  if (m == o.end() || !m->is_object()) return {};
-  auto f = m->find(field);
-  if (f == m->end() || !f->is_string()) return {};
-  return f->get_ref<const std::string&>();
-}
 
 }  // namespace
 
@@ -283,14 +275,14 @@ Result<ObjectPtr> FakeStore::updateObject(Target t, Object in, bool statusOnly, 
   const ObjectPtr current = entry->object;
   const Object& cur = *current;
 
-  const std::string_view inRv = metaString(in, "resourceVersion");
-  if (!inRv.empty() && inRv != metaString(cur, "resourceVersion"))
+  const std::string_view inRv = meta::fieldView(in, "resourceVersion");
+  if (!inRv.empty() && inRv != meta::fieldView(cur, "resourceVersion"))
     return conflict(res, name, "the object has been modified; please apply your changes to the latest version and try again");
-  const std::string_view inUid = metaString(in, "uid");
-  if (!inUid.empty() && inUid != metaString(cur, "uid"))
+  const std::string_view inUid = meta::fieldView(in, "uid");
+  if (!inUid.empty() && inUid != meta::fieldView(cur, "uid"))
     return conflict(res, name,
                     fmt::format("Precondition failed: UID in precondition: {}, UID in object meta: {}", inUid,
-                                metaString(cur, "uid")));
+                                meta::fieldView(cur, "uid")));
 
   Object next;
   if (statusOnly) {

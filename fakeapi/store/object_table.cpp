@@ -4,10 +4,9 @@ namespace kun::store {
 
 std::map<std::string, std::string> labelsOf(const Object& o) {
   std::map<std::string, std::string> out;
-  auto m = o.find("metadata");
-  if (m == o.end() || !m->is_object()) return out;
-  auto l = m->find("labels");
-  if (l == m->end() || !l->is_object()) return out;
+  const Object* m = memberOf(o, "metadata");
+  const Object* l = m ? memberOf(*m, "labels") : nullptr;
+  if (!l || !l->is_object()) return out;
   for (auto it = l->begin(); it != l->end(); ++it)
     if (it->is_string()) out.emplace(it.key(), it->get<std::string>());
   return out;
@@ -21,10 +20,8 @@ const ObjectTable::Entry* ObjectTable::find(std::string_view ns, std::string_vie
 namespace {
 
 const Object* labelsJson(const Object& o) {
-  auto m = o.find("metadata");
-  if (m == o.end() || !m->is_object()) return nullptr;
-  auto l = m->find("labels");
-  return l == m->end() ? nullptr : &*l;
+  const Object* m = memberOf(o, "metadata");
+  return m ? memberOf(*m, "labels") : nullptr;
 }
 
 bool sameLabels(const Object& a, const Object& b) {

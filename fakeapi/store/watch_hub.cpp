@@ -9,10 +9,7 @@ namespace kun::store {
 
 bool WatchFilter::matches(const Object& o) const {
   if (!ns.empty()) {
-    auto m = o.find("metadata");
-    if (m == o.end()) return false;
-    auto n = m->find("namespace");
-    if (n == m->end() || !n->is_string() || n->get_ref<const std::string&>() != ns) return false;
+    if (meta::fieldView(o, "namespace") != ns) return false;
   }
   return labels.matches(o) && fields.matches(o);
 }
@@ -69,11 +66,8 @@ void WatchHub::publish(Change change) {
 void WatchHub::supersede(Retained& entry) {
   Change& c = entry.change;
   // Every stored state carries the version that committed it.
-  auto m = c.previous->find("metadata");
-  if (m == c.previous->end()) return;
-  auto rv = m->find("resourceVersion");
-  if (rv == m->end() || !rv->is_string()) return;
-  const std::string& text = rv->get_ref<const std::string&>();
+  const std::string_view text = meta::fieldView(*c.previous, "resourceVersion");
+  if (text.empty()) return;
   if (std::from_chars(text.data(), text.data() + text.size(), entry.prevRv).ec != std::errc()) return;
   entry.backPatch = c.backPatch ? std::move(*c.backPatch) : backPatch(*c.object, *c.previous);
   c.backPatch.reset();

@@ -133,8 +133,19 @@ class PodBridge {
       ReadinessInputs inputs;
     };
     mutable VerdictSeen verdictSeen;
+    // The processes RedisSim has at the endpoint, as it answered while its
+    // processChanges() read `at`.
+    struct NodesSeen {
+      std::optional<std::uint64_t> at;
+      redissim::RedisNode* redis = nullptr;
+      redissim::SentinelNode* sentinel = nullptr;
+    };
+    mutable NodesSeen nodesSeen;
   };
 
+  // RedisSim's redis() / sentinel() at r's endpoint, looked up again only when its
+  // processes changed (poll() asks for every container every changePoll).
+  const Running::NodesSeen& nodesOf(const Running& r) const;
   void onContainer(const ContainerEvent& ev);
   void start(const ContainerEvent& ev);
   void stop(const ContainerEvent& ev);

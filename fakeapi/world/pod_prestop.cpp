@@ -10,8 +10,6 @@
 // Simplified: the script is not interpreted; what it does is recognised from its text
 // (the sentinel host and port, the master name, the loop bound, the SAVE line). A script
 // without "SENTINEL failover" only SAVEs (if it has the line) and returns at once.
-#include <regex>
-
 #include <fmt/format.h>
 
 #include "core/kube/resource.h"
@@ -19,6 +17,7 @@
 #include "core/rediscluster/layout.h"
 #include "fakeapi/world/pod_bridge.h"
 #include "fakeapi/world/pod_files.h"
+#include "fakeapi/world/shutdown_text.h"
 
 namespace kun::sim {
 
@@ -34,33 +33,19 @@ struct PodBridge::PreStop {
   std::function<void()> done;
 };
 
-namespace {
-
-std::string firstMatch(const std::string& text, const std::regex& re, int group = 1) {
-  std::smatch m;
-  return std::regex_search(text, m, re) ? m[group].str() : std::string();
-}
-
-}  // namespace
-
 // What a shutdown script does, recognised once per distinct text: every pod of a cluster
 // mounts the same one, and compiling the patterns per pod stop was 9 % of a property run.
 const PodBridge::ShutdownScript& PodBridge::shutdownScript(const std::string& text) {
   if (auto it = scripts_.find(text); it != scripts_.end()) return it->second;
-  static const std::regex save(R"((^|\n)[^#\n]*redis-cli[^\n]* SAVE\s*(\n|$))");
-  static const std::regex host(R"(-h\s+([A-Za-z0-9][A-Za-z0-9.-]*)\s+-p\s+\d+\s+"\$@")");
-  static const std::regex port(R"(-h\s+[A-Za-z0-9.-]+\s+-p\s+(\d+)\s+"\$@")");
-  static const std::regex master(R"(get-master-addr-by-name\s+(\S+))");
-  static const std::regex bound(R"(\$i\s+-lt\s+(\d+))");
   ShutdownScript s;
   s.sentinelPort = layout::kSentinelPort;
   s.failover = text.find("SENTINEL failover") != std::string::npos;
-  s.save = std::regex_search(text, save);
-  s.sentinelHost = firstMatch(text, host);
-  if (auto p = firstMatch(text, port); !p.empty()) s.sentinelPort = std::stoi(p);
-  s.masterName = firstMatch(text, master);
+  s.save = shutdown_text::saves(text);
+  s.sentinelHost = shutdown_text::sentinelHost(text);
+  if (auto p = shutdown_text::sentinelPort(text); !p.empty()) s.sentinelPort = std::stoi(p);
+  s.masterName = shutdown_text::masterName(text);
   if (s.masterName.empty()) s.masterName = std::string(layout::kMasterName);
-  if (auto n = firstMatch(text, bound); !n.empty()) s.rounds = std::stoi(n);
+  if (auto n = shutdown_text::loopBound(text); !n.empty()) s.rounds = std::stoi(n);
   return scripts_.emplace(text, std::move(s)).first->second;
 }
 

@@ -55,8 +55,18 @@ std::string PodBridge::mountedPassword(const Object& pod, const Object& containe
   return pw ? pw.value() : std::string();
 }
 
+const PodBridge::Running::NodesSeen& PodBridge::nodesOf(const Running& r) const {
+  auto& seen = r.nodesSeen;
+  if (seen.at != redis_.processChanges()) {
+    seen.at = redis_.processChanges();
+    seen.redis = redis_.redis(r.endpoint);
+    seen.sentinel = redis_.sentinel(r.endpoint);
+  }
+  return seen;
+}
+
 bool PodBridge::redisReady(const Running& r) {
-  redissim::RedisNode* n = redis_.redis(r.endpoint);
+  redissim::RedisNode* n = nodesOf(r).redis;
   if (!n || n->state() != redissim::SimProcess::State::Running) return false;  // refused / timed out
   // The probe's answer is a function of its inputs (the server's state, loading, role and
   // link, the password it wants and the one the probe reads): while they stay the same,
@@ -96,7 +106,7 @@ bool PodBridge::probeRedis(redissim::RedisNode& n, const std::string& password) 
 }
 
 bool PodBridge::sentinelReady(const Running& r) {
-  redissim::SentinelNode* n = redis_.sentinel(r.endpoint);
+  redissim::SentinelNode* n = nodesOf(r).sentinel;
   if (!n || n->state() != redissim::SimProcess::State::Running) return false;
   const RedisReply info = n->executeAdmin({"INFO", "sentinel"}, "");
   if (info.type != RedisReply::Type::String) return false;
@@ -144,7 +154,7 @@ bool PodBridge::refreshReadinessInputs(ReadinessInputs& in, const Running& r) {
   ReadinessInputs::RedisSide* redisSide = &in.redis;
   ReadinessInputs::SentinelSide* sentinelSide = &in.sentinelSide;
   if (r.sentinel) {
-    const redissim::SentinelNode* n = redis_.sentinel(r.endpoint);
+    const redissim::SentinelNode* n = nodesOf(r).sentinel;
     set(in.present, n != nullptr);
     if (n) {
       sentinelSide = nullptr;
@@ -157,7 +167,7 @@ bool PodBridge::refreshReadinessInputs(ReadinessInputs& in, const Running& r) {
       set(s.failover, n->failoverInProgress(name));
     }
   } else {
-    const redissim::RedisNode* n = redis_.redis(r.endpoint);
+    const redissim::RedisNode* n = nodesOf(r).redis;
     set(in.present, n != nullptr);
     if (n) {
       redisSide = nullptr;

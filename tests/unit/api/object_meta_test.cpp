@@ -94,6 +94,24 @@ TEST(ObjectMeta, WrongTypesReadAsAbsent) {
   EXPECT_TRUE(meta::ownerReferences(o).empty());
 }
 
+// memberOf walks small objects and searches large ones: both find what find() finds.
+TEST(ObjectMeta, MemberOfFindsWhatFindFinds) {
+  for (int size : {0, 1, 5, 16, 17, 40}) {
+    Object o = Object::object();
+    for (int i = 0; i < size; ++i) o["k" + std::to_string(i * 7)] = i;
+    o["a"] = "short";
+    o["ab"] = 2;
+    for (const std::string key : {"a", "ab", "b", "", "k0", "k7", "k70", "k700", "k1"}) {
+      auto it = o.find(key);
+      EXPECT_EQ(memberOf(o, key), it == o.end() ? nullptr : &*it) << size << " " << key;
+    }
+  }
+  EXPECT_EQ(memberOf(Object("text"), "a"), nullptr);
+  EXPECT_EQ(memberOf(Object::array({1}), "a"), nullptr);
+  EXPECT_EQ(meta::fieldView(Object{{"metadata", {{"name", "n"}}}}, "name"), "n");
+  EXPECT_EQ(meta::fieldView(Object{{"metadata", {{"name", 1}}}}, "name"), "");
+}
+
 TEST(ObjectMeta, ClusterScopedKeyIsTheName) {
   Object o;
   meta::setName(o, "node-1");

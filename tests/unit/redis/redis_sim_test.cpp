@@ -43,5 +43,32 @@ TEST(RedisSim, FindsNodesByEndpointThroughAddsRecreatesAndRemovals) {
   EXPECT_TRUE(w.sim.sentinels().empty());
 }
 
+// processChanges() moves with every add, replace, recreate and removal: a caller that kept
+// what redis()/sentinel() answered (the pod bridge) asks again only then.
+TEST(RedisSim, ProcessChangesMovesWithEveryAddAndRemoval) {
+  SimWorld w;
+  const RedisEndpoint a{"10.0.0.1", 6379};
+  std::uint64_t seen = w.sim.processChanges();
+  auto moved = [&] {
+    const bool m = w.sim.processChanges() != seen;
+    seen = w.sim.processChanges();
+    return m;
+  };
+  w.sim.addRedis(redisAt(a.host));
+  EXPECT_TRUE(moved());
+  (void)w.sim.redis(a);
+  EXPECT_FALSE(moved());
+  w.sim.addRedis(redisAt(a.host));
+  EXPECT_TRUE(moved());
+  w.sim.recreateRedis(a, "10.0.0.7");
+  EXPECT_TRUE(moved());
+  SentinelOptions so;
+  so.ip = "10.0.0.9";
+  w.sim.addSentinel(so);
+  EXPECT_TRUE(moved());
+  w.sim.remove({"10.0.0.9", 26379});
+  EXPECT_TRUE(moved());
+}
+
 }  // namespace
 }  // namespace kun::redissim::test

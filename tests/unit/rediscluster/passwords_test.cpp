@@ -31,6 +31,22 @@ TEST(Passwords, CurrentThenSecretThenRememberedThenNone) {
   EXPECT_EQ(candidatePasswords(none, OneSecret(Object{{"data", Object::object()}})), (std::vector<std::string>{""}));
 }
 
+TEST(Passwords, ReadOnceFromTheSecretTheSameAsEachOnItsOwn) {
+  // "old-pass" and "older" in base64.
+  OneSecret live(Object{{"data", {{"password", "b2xkLXBhc3M="}, {"previous-password", "b2xkZXI="}}}});
+  const auto rc = test::cluster(Object{{"password", "new-pass"}});
+  const SecretPasswords read = secretPasswords(live, "default", "test");
+  EXPECT_EQ(read.secret, live.get(res::secrets, "default", "redis-auth-test"));
+  EXPECT_EQ(read.current, passwordInSecret(live, "default", "test"));
+  EXPECT_EQ(read.previous, previousPasswordInSecret(live, "default", "test"));
+  EXPECT_EQ(candidatePasswords(rc, read, "x"), candidatePasswords(rc, live, "x"));
+  // No Secret: nothing, like a default SecretPasswords (what a reconcile starts from).
+  const SecretPasswords none = secretPasswords(live, "default", "other");
+  EXPECT_EQ(none.secret, nullptr);
+  EXPECT_EQ(none.current, SecretPasswords{}.current);
+  EXPECT_EQ(none.previous, SecretPasswords{}.previous);
+}
+
 TEST(Passwords, RedactHidesEveryOccurrenceLongestFirst) {
   EXPECT_EQ(redact("auth s3cret and s3cret2", {"s3cret", "s3cret2", ""}), "auth *** and ***");
   EXPECT_EQ(redact("nothing here", {""}), "nothing here");

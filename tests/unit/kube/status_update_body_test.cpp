@@ -1,0 +1,23 @@
+// An UpdateStatus body: status and the object's identity and version, nothing else.
+#include <gtest/gtest.h>
+
+#include "core/kube/status_update_body.h"
+
+namespace kun {
+namespace {
+
+TEST(StatusUpdateBody, IdentityVersionAndStatusOnly) {
+  const Object stored = Object::parse(R"({
+    "apiVersion": "v1", "kind": "Pod",
+    "metadata": {"name": "p", "namespace": "ns", "uid": "u", "resourceVersion": "7", "labels": {"a": "b"}},
+    "spec": {"nodeName": "n"}, "status": {"phase": "Pending"}})");
+  EXPECT_EQ(statusUpdateBody(stored, Object{{"phase", "Running"}}), Object::parse(R"({
+    "apiVersion": "v1", "kind": "Pod",
+    "metadata": {"name": "p", "namespace": "ns", "uid": "u", "resourceVersion": "7"},
+    "status": {"phase": "Running"}})"));
+  EXPECT_EQ(statusUpdateBody(Object::object(), Object::object()),
+            Object::parse(R"({"metadata": {}, "status": {}})"));
+}
+
+}  // namespace
+}  // namespace kun
