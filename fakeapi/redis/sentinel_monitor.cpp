@@ -1,7 +1,9 @@
 // Sentinel's monitoring half: the timer, links (a command connection to every instance,
 // a pub/sub connection to masters and replicas), PING / INFO / hello, SDOWN and ODOWN,
 // what INFO tells it, and what hello messages tell it.
+#include <algorithm>
 #include <array>
+#include <limits>
 #include <type_traits>
 #include <string_view>
 
@@ -61,20 +63,175 @@ void SentinelNode::checkTilt() {
   if (delta < 0 || delta > kTiltTrigger) {
     tilt_ = true;
     tiltStart_ = now;
+    unplanAll();
     event("+tilt", nullptr, "#tilt mode entered");
   }
   previousTime_ = now;
 }
 
 void SentinelNode::handleAll() {
+  const std::int64_t now = mstime();
+  // Most ticks find nothing due for most instances (a PING a second, a hello every 2 s,
+  // INFO every 10 s, against 10-19 ticks a second): an instance whose plan says so is
+  // passed by, and a tick before every plan's time does nothing. Plans are exact (the
+  // rules' own times), so the same ticks act as without them.
+  const bool allQuiet = !tilt_ && now < wake_;
+  if (allQuiet && !checkPlans_) return;
+  wake_ = kNever;  // lowered again by every plan made or kept below
+  auto handle = [this, now, allQuiet](Instance& ri) {
+    const bool skip = allQuiet || quiet(ri, now);
+    if (allQuiet && !quiet(ri, now)) ++planMisses_;  // wake_ was not the earliest plan
+    if (skip) {
+      wake_ = std::min(wake_, ri.planDue);
+      if (!checkPlans_) return;
+      ++planSkips_;
+    }
+    std::vector<std::int64_t> before;
+    if (skip) before = probe(ri);
+    handleInstance(ri);
+    if (skip && probe(ri) != before) ++planMisses_;
+    if (tilt_) unplan(ri);
+    else replan(ri);
+  };
   Instance* switchTo = nullptr;
   for (auto& [name, m] : masters_) {
-    handleInstance(*m);
-    for (auto& [k, s] : m->slaves) handleInstance(*s);
-    for (auto& [k, s] : m->sentinels) handleInstance(*s);
+    handle(*m);
+    for (auto& [k, s] : m->slaves) handle(*s);
+    for (auto& [k, s] : m->sentinels) handle(*s);
     if (m->failoverState == kUpdateConfig) switchTo = m.get();
   }
   if (switchTo) switchToPromoted(*switchTo);
+}
+
+// --- the timer's plans -----------------------------------------------------------------------
+
+namespace {
+// The time from which now - since > period holds.
+std::int64_t dueAfter(std::int64_t since, std::int64_t period) {
+  constexpr std::int64_t kNever = std::numeric_limits<std::int64_t>::max();
+  std::int64_t t;
+  if (__builtin_add_overflow(since, period, &t) || t == kNever) return kNever;
+  return t + 1;
+}
+}  // namespace
+
+std::int64_t SentinelNode::reconnectDueAt(const Instance& ri) {
+  if (!ri.link.disconnected || ri.port == 0) return kNever;
+  return ri.link.lastReconnTime + kPingPeriod;
+}
+
+std::int64_t SentinelNode::infoDueAt(const Instance& ri) {
+  if (ri.flags & kSentinel) return kNever;
+  if (ri.infoRefresh == 0) return kAlways;
+  // Every second for a replica while its master is ODOWN or failing over, or while it
+  // reports a broken link to its master.
+  const bool often = (ri.flags & kSlave) &&
+                     ((ri.master->flags & (kODown | kFailoverInProgress)) || ri.masterLinkDownTime != 0);
+  return dueAfter(ri.infoRefresh, often ? 1000 : kInfoPeriod);
+}
+
+std::int64_t SentinelNode::pingDueAt(const Instance& ri) {
+  const std::int64_t period = std::min(ri.downAfter, kPingPeriod);
+  return std::max(dueAfter(ri.link.lastPongTime, period), dueAfter(ri.link.lastPingTime, period / 2));
+}
+
+std::int64_t SentinelNode::helloDueAt(const Instance& ri) { return dueAfter(ri.lastPubTime, kPublishPeriod); }
+
+std::int64_t SentinelNode::closeCcDueAt(const Instance& ri) {
+  const Link& link = ri.link;
+  if (link.cc == 0 || link.actPingTime == 0) return kNever;
+  return std::max({dueAfter(link.ccConnTime, kMinLinkReconnectPeriod), dueAfter(link.actPingTime, ri.downAfter / 2),
+                   dueAfter(link.lastPongTime, ri.downAfter / 2)});
+}
+
+std::int64_t SentinelNode::closePcDueAt(const Instance& ri) {
+  const Link& link = ri.link;
+  if (link.pc == 0) return kNever;
+  return std::max(dueAfter(link.pcConnTime, kMinLinkReconnectPeriod), dueAfter(link.pcLastActivity, kPublishPeriod * 3));
+}
+
+std::int64_t SentinelNode::sdownFrom(const Instance& ri) {
+  const Link& link = ri.link;
+  // Down when the oldest unanswered PING (or, with none and no link, the last sign of life)
+  // is older than down-after-milliseconds...
+  std::int64_t from = link.actPingTime      ? dueAfter(link.actPingTime, ri.downAfter)
+                      : link.disconnected   ? dueAfter(link.lastAvailTime, ri.downAfter)
+                      : 0 > ri.downAfter ? kAlways
+                                            : kNever;
+  // ...or, for a master, when it has said it is a replica for long enough.
+  if ((ri.flags & kMaster) && ri.roleReported == kSlave)
+    from = std::min(from, dueAfter(ri.roleReportedTime, ri.downAfter + kInfoPeriod * 2));
+  return from;
+}
+
+std::int64_t SentinelNode::planFor(const Instance& ri, std::int64_t now) const {
+  // A master down, or failing over, is followed tick by tick (votes, the state machine).
+  if ((ri.flags & kMaster) && (ri.flags & (kSDown | kODown | kFailoverInProgress))) return kAlways;
+  std::int64_t due = reconnectDueAt(ri);
+  if (!ri.link.disconnected && ri.link.pendingCommands < kMaxPendingCommands)
+    due = std::min({due, infoDueAt(ri), pingDueAt(ri), helloDueAt(ri)});
+  due = std::min({due, closeCcDueAt(ri), closePcDueAt(ri)});
+  // SDOWN flips when the rule's answer differs from the flag: once down, only a change
+  // of state (a PONG) brings it back.
+  if (!(ri.flags & kSDown)) due = std::min(due, sdownFrom(ri));
+  else if (now < sdownFrom(ri)) due = kAlways;
+  if (ri.flags & kMaster) {
+    // Not SDOWN: no ODOWN, no votes asked; only stale answers of the others are forgotten.
+    for (const auto& [k, s] : ri.sentinels)
+      if ((s->flags & kMasterDown) || !s->leader.empty())
+        due = std::min(due, dueAfter(s->lastMasterDownReplyTime, kAskPeriod * 5));
+  }
+  return due;
+}
+
+bool SentinelNode::quiet(const Instance& ri, std::int64_t now) const {
+  if (tilt_ || ri.planGen != planGen_ || now >= ri.planDue) return false;
+  // A replica's INFO period follows its master's flags, which the master's tick may change.
+  return !((ri.flags & kSlave) && (ri.master->flags & (kODown | kFailoverInProgress)));
+}
+
+std::vector<std::int64_t> SentinelNode::probe(const Instance& ri) const {
+  std::vector<std::int64_t> v = {static_cast<std::int64_t>(activity_),
+                                 ri.flags,
+                                 ri.link.disconnected,
+                                 ri.link.pendingCommands,
+                                 static_cast<std::int64_t>(ri.link.cc),
+                                 static_cast<std::int64_t>(ri.link.pc),
+                                 static_cast<std::int64_t>(ri.link.ccGen),
+                                 static_cast<std::int64_t>(ri.link.pcGen),
+                                 ri.link.ccConnTime,
+                                 ri.link.pcConnTime,
+                                 ri.link.pcLastActivity,
+                                 ri.link.lastAvailTime,
+                                 ri.link.actPingTime,
+                                 ri.link.lastPingTime,
+                                 ri.link.lastPongTime,
+                                 ri.link.lastReconnTime,
+                                 ri.lastPubTime,
+                                 ri.infoRefresh,
+                                 ri.sDownSince,
+                                 ri.oDownSince,
+                                 ri.failoverState,
+                                 ri.failoverStateChangeTime,
+                                 ri.failoverStartTime,
+                                 ri.failoverDelayLogged,
+                                 static_cast<std::int64_t>(currentEpoch_),
+                                 tilt_};
+  for (const auto& [k, s] : ri.sentinels) {
+    v.push_back(s->flags);
+    v.push_back(static_cast<std::int64_t>(s->leader.size()));
+    v.push_back(s->lastMasterDownReplyTime);
+  }
+  return v;
+}
+
+void SentinelNode::noteSentinelCommand(std::string_view sub) {
+  // Those that only read (is-master-down-by-addr's vote unplans in voteLeader); any other
+  // (SET, RESET, FAILOVER, MONITOR, ...) voids every plan.
+  for (std::string_view r : {"masters", "master", "replicas", "slaves", "sentinels", "get-master-addr-by-name", "myid",
+                             "ckquorum", "debug", "pending-scripts", "is-master-down-by-addr"})
+    if (iequals(sub, r)) return;
+  unplanAll();
 }
 
 void SentinelNode::handleInstance(Instance& ri) {
@@ -98,6 +255,7 @@ void SentinelNode::handleInstance(Instance& ri) {
 
 void SentinelNode::closeCc(Instance& ri) {
   if (ri.link.cc == 0) return;
+  unplan(ri);
   fabric().close(ri.link.cc);
   ri.link.cc = 0;
   ++ri.link.ccGen;
@@ -107,6 +265,7 @@ void SentinelNode::closeCc(Instance& ri) {
 
 void SentinelNode::closePc(Instance& ri) {
   if (ri.link.pc == 0) return;
+  unplan(ri);
   fabric().close(ri.link.pc);
   ri.link.pc = 0;
   ++ri.link.pcGen;
@@ -116,6 +275,7 @@ void SentinelNode::closePc(Instance& ri) {
 template <class F>
 void SentinelNode::send(Instance& ri, Argv argv, F onReply) {
   if (ri.link.cc == 0) return;
+  ++activity_;
   ++ri.link.pendingCommands;
   const std::uint64_t uid = ri.uid, gen = ri.link.ccGen;
   // onReply is kept as it is inside the reply callback (not wrapped in a std::function
@@ -126,7 +286,12 @@ void SentinelNode::send(Instance& ri, Argv argv, F onReply) {
                      Instance* x = byUid(uid);
                      if (!x || x->link.ccGen != gen || x->link.cc == 0) return;
                      --x->link.pendingCommands;
-                     if constexpr (!std::is_null_pointer_v<F>) onReply(*x, r);
+                     if constexpr (!std::is_null_pointer_v<F>) {
+                       onReply(*x, r);
+                       x = byUid(uid);  // gone if the reply made the process crash
+                       if (!x) return;
+                     }
+                     replan(*x);
                    });
 }
 
@@ -143,9 +308,8 @@ void SentinelNode::sendAuthIfNeeded(Instance& ri, ConnId conn) {
 
 void SentinelNode::reconnect(Instance& ri) {
   Link& link = ri.link;
-  if (!link.disconnected || ri.port == 0) return;
   const std::int64_t now = mstime();
-  if (now - link.lastReconnTime < kPingPeriod) return;
+  if (now < reconnectDueAt(ri)) return;
   link.lastReconnTime = now;
   const std::uint64_t uid = ri.uid;
   if (link.cc == 0) {
@@ -157,6 +321,7 @@ void SentinelNode::reconnect(Instance& ri) {
       x->link.cc = 0;
       x->link.pendingCommands = 0;
       x->link.disconnected = true;
+      unplanAll();  // its master's plan looks at a sentinel's link
     };
     h.onConnect = [lost](bool okc) {
       if (!okc) lost();
@@ -176,6 +341,7 @@ void SentinelNode::reconnect(Instance& ri) {
       if (!x || x->link.pcGen != gen) return;
       x->link.pc = 0;
       x->link.disconnected = true;
+      unplan(*x);
     };
     h.onConnect = [lost](bool okc) {
       if (!okc) lost();
@@ -245,8 +411,9 @@ void SentinelNode::sendHello(Instance& ri) {
 }
 
 void SentinelNode::forceHelloUpdate(Instance& m) {
-  auto back = [](Instance& x) {
+  auto back = [this](Instance& x) {
     if (x.lastPubTime >= kPublishPeriod + 1) x.lastPubTime -= kPublishPeriod + 1;
+    unplan(x);
   };
   back(m);
   for (auto& [k, s] : m.sentinels) back(*s);
@@ -257,43 +424,26 @@ void SentinelNode::sendPeriodic(Instance& ri) {
   const std::int64_t now = mstime();
   if (ri.link.disconnected) return;
   if (ri.link.pendingCommands >= kMaxPendingCommands) return;
-  std::int64_t infoPeriod = kInfoPeriod;
-  if ((ri.flags & kSlave) &&
-      ((ri.master->flags & (kODown | kFailoverInProgress)) || ri.masterLinkDownTime != 0))
-    infoPeriod = 1000;
-  const std::int64_t pingPeriod = std::min(ri.downAfter, kPingPeriod);
-  if (!(ri.flags & kSentinel) && (ri.infoRefresh == 0 || now - ri.infoRefresh > infoPeriod)) {
+  if (now >= infoDueAt(ri)) {
     send(ri, {"INFO"}, [this](Instance& x, RedisReply& r) {
       if (r.type != RedisReply::Type::String) return;
       x.info.swap(r.str);  // kept as the last INFO seen, without copying it
       refreshInfo(x, x.info);
     });
   }
-  if (now - ri.link.lastPongTime > pingPeriod && now - ri.link.lastPingTime > pingPeriod / 2) sendPing(ri);
-  if (now - ri.lastPubTime > kPublishPeriod) sendHello(ri);
+  if (now >= pingDueAt(ri)) sendPing(ri);
+  if (now >= helloDueAt(ri)) sendHello(ri);
 }
 
 // --- availability ------------------------------------------------------------------------------
 
 void SentinelNode::checkSdown(Instance& ri) {
   const std::int64_t now = mstime();
-  Link& link = ri.link;
-  std::int64_t elapsed = 0;
-  if (link.actPingTime)
-    elapsed = now - link.actPingTime;
-  else if (link.disconnected)
-    elapsed = now - link.lastAvailTime;
+  const bool down = now >= sdownFrom(ri);  // as the links are before the closes below
   // A command link with a long-pending PING is torn down and rebuilt.
-  if (link.cc != 0 && now - link.ccConnTime > kMinLinkReconnectPeriod && link.actPingTime != 0 &&
-      now - link.actPingTime > ri.downAfter / 2 && now - link.lastPongTime > ri.downAfter / 2)
-    closeCc(ri);
+  if (now >= closeCcDueAt(ri)) closeCc(ri);
   // So is a pub/sub link that stayed silent (we hear our own hellos on it).
-  if (link.pc != 0 && now - link.pcConnTime > kMinLinkReconnectPeriod &&
-      now - link.pcLastActivity > kPublishPeriod * 3)
-    closePc(ri);
-  const bool down = elapsed > ri.downAfter ||
-                    ((ri.flags & kMaster) && ri.roleReported == kSlave &&
-                     now - ri.roleReportedTime > ri.downAfter + kInfoPeriod * 2);
+  if (now >= closePcDueAt(ri)) closePc(ri);
   if (down) {
     if (!(ri.flags & kSDown)) {
       event("+sdown", &ri);
@@ -347,6 +497,7 @@ void SentinelNode::askOthers(Instance& m, bool forced) {
                r.elements[2].type != RedisReply::Type::Integer)
              return;
            x.lastMasterDownReplyTime = mstime();
+           unplan(*x.master);  // its ODOWN counts the answers
            if (r.elements[0].integer == 1) x.flags |= kMasterDown;
            else x.flags &= ~kMasterDown;
            if (r.elements[1].str != "*") {
@@ -387,6 +538,9 @@ bool SentinelNode::sendSlaveOf(Instance& ri, const std::string& host, int port) 
 
 void SentinelNode::refreshInfo(Instance& ri, const std::string& info) {
   const std::int64_t now = mstime();
+  // No plan to redo here but ri's (after the reply): what INFO changes of its master
+  // happens during a failover (when the master is not planned), forceHelloUpdate unplans
+  // those it moves, and a new replica is made without a plan.
   ri.masterLinkDownTime = 0;
   int role = 0;
   std::size_t pos = 0;
@@ -549,7 +703,8 @@ SentinelNode::HelloSeen& SentinelNode::rememberHello(std::string_view hello) {
 }
 
 void SentinelNode::processHello(std::string_view hello, const HelloSeen* seen) {
-  if (seen && repeatHello(*seen)) return;
+  if (seen && repeatHello(*seen)) return;  // only the hello time: no plan looks at it
+  unplanAll();  // sentinels come and go, masters move
   std::array<std::string_view, 8> tok;
   if (!helloFields(hello, tok)) return;
   Instance* m = masterByName(std::string(tok[4]));

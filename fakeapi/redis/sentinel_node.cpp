@@ -141,6 +141,7 @@ SentinelNode::Instance* SentinelNode::createInstance(const std::string& name, in
   ri->slaveConfChangeTime = now;
   Instance* raw = ri.get();
   byUid_.set(raw->uid, raw);
+  unplanAll();  // its master's plan reads its sentinels
   table.emplace(key, std::move(ri));
   return raw;
 }
@@ -172,6 +173,7 @@ SentinelNode::Instance* SentinelNode::masterByAddr(const std::string& host, int 
 
 void SentinelNode::resetMaster(Instance& m, bool keepSentinels, bool ev) {
   const std::int64_t now = mstime();
+  unplanAll();
   for (auto& [k, ri] : m.slaves) {
     closeCc(*ri);
     closePc(*ri);
@@ -245,6 +247,7 @@ std::string SentinelNode::describe(const Instance& ri) const {
 }
 
 void SentinelNode::event(const std::string& type, const Instance* ri, const std::string& extra) {
+  ++activity_;
   std::string msg = ri ? describe(*ri) : std::string();
   if (!extra.empty()) msg += (msg.empty() ? "" : " ") + extra;
   record(type + " " + msg);
