@@ -3,6 +3,7 @@
 // what INFO tells it, and what hello messages tell it.
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <limits>
 #include <type_traits>
 #include <string_view>
@@ -39,6 +40,26 @@ bool helloFields(std::string_view s, std::array<std::string_view, 8>& out) {
     pos = e + 1;
   }
   return n == out.size();
+}
+
+// Where the line from pos ends: at the next "\r\n" (as find("\r\n", pos)), else at the end.
+std::size_t lineEnd(std::string_view s, std::size_t pos) {
+  const char* d = s.data();
+  const std::size_t n = s.size();
+  while (pos < n) {
+    const void* cr = std::memchr(d + pos, '\r', n - pos);
+    if (cr == nullptr) break;
+    pos = static_cast<std::size_t>(static_cast<const char*>(cr) - d);
+    if (pos + 1 < n && d[pos + 1] == '\n') return pos;
+    ++pos;
+  }
+  return n;
+}
+
+// l starts with the literal p (compared inline: INFO has a hundred lines to look at).
+template <std::size_t N>
+[[gnu::always_inline]] inline bool startsWith(std::string_view l, const char (&p)[N]) {
+  return l.size() >= N - 1 && std::memcmp(l.data(), p, N - 1) == 0;
 }
 }  // namespace
 
@@ -395,16 +416,26 @@ void SentinelNode::sendPing(Instance& ri) {
 void SentinelNode::sendHello(Instance& ri) {
   if (ri.link.disconnected) return;
   Instance& m = (ri.flags & kMaster) ? ri : *ri.master;
-  auto [mh, mp] = currentMasterAddress(m);
-  // ip,port,runid,current_epoch,master_name,master_ip,master_port,master_config_epoch
-  // (appended piece by piece: fmt's parsing of the pattern was most of a hello's cost),
-  // written in place in the command (an initializer list would copy every argument).
+  const Instance& at = currentMasterAt(m);
+  Instance::Hello& h = m.hello;
+  if (h.currentEpoch != currentEpoch_ || h.configEpoch != m.configEpoch || h.port != at.port || h.host != at.host) {
+    // ip,port,runid,current_epoch,master_name,master_ip,master_port,master_config_epoch
+    // (appended piece by piece: fmt's parsing of the pattern was most of a hello's cost).
+    // Our address, id and the master's name do not change while the instance exists.
+    h.text.clear();
+    TextOut(h.text) << ip() << "," << port_ << "," << myid_ << "," << currentEpoch_ << "," << m.name << "," << at.host
+                    << "," << at.port << "," << m.configEpoch;
+    h.currentEpoch = currentEpoch_;
+    h.configEpoch = m.configEpoch;
+    h.host = at.host;
+    h.port = at.port;
+  }
+  // Written in place in the command (an initializer list would copy every argument).
   Argv argv;
   argv.reserve(3);
   argv.emplace_back("PUBLISH");
   argv.emplace_back(kHelloChannel);
-  TextOut(argv.emplace_back()) << ip() << "," << port_ << "," << myid_ << "," << currentEpoch_ << "," << m.name << "," << mh << ","
-                   << mp << "," << m.configEpoch;
+  argv.emplace_back(h.text);
   send(ri, std::move(argv), [this](Instance& x, RedisReply& r) {
     if (!r.isError()) x.lastPubTime = mstime();
   });
@@ -545,73 +576,83 @@ void SentinelNode::refreshInfo(Instance& ri, const std::string& info) {
   int role = 0;
   std::size_t pos = 0;
   while (pos < info.size()) {
-    std::size_t e = info.find("\r\n", pos);
-    if (e == std::string::npos) e = info.size();
+    const std::size_t e = lineEnd(info, pos);
     const std::string_view l(info.data() + pos, e - pos);
     pos = e + 2;
-    // Every field read below starts with 'm', 'r' or 's': most lines are passed over here.
-    if (l.empty() || (l[0] != 'm' && l[0] != 'r' && l[0] != 's')) continue;
-    auto starts = [&l](std::string_view p) { return l.size() >= p.size() && l.substr(0, p.size()) == p; };
-    if (l.size() >= 47 && starts("run_id:")) {
-      const std::string id(l.substr(7, 40));
-      if (ri.runid.empty()) {
-        ri.runid = id;
-      } else if (ri.runid != id) {
-        event("+reboot", &ri);
-        ri.runid = id;
-      }
-    }
-    if ((ri.flags & kMaster) && l.size() >= 7 && starts("slave") && std::isdigit(static_cast<unsigned char>(l[5]))) {
-      auto ipAt = l.find("ip=");
-      auto portAt = l.find("port=");
-      if (ipAt != std::string_view::npos && portAt != std::string_view::npos) {
-        std::string_view ipv = l.substr(ipAt + 3);
-        ipv = ipv.substr(0, ipv.find(','));
-        std::string_view pv = l.substr(portAt + 5);
-        pv = pv.substr(0, pv.find(','));
-        auto p = parseInt(pv);
-        const std::string key = std::string(ipv) + ":" + std::string(pv);
-        if (p && !ri.slaves.count(key)) {
-          if (Instance* s = createInstance("", kSlave, std::string(ipv), static_cast<int>(*p), ri.quorum, &ri))
-            event("+slave", s);
+    if (l.empty()) continue;
+    auto starts = [&l](const auto& p) { return startsWith(l, p); };
+    // Every field read below starts with 'm', 'r' or 's', and no line starts with two of
+    // their names: a line is matched against the names of its first letter only.
+    switch (l[0]) {
+      case 'r':
+        if (l.size() >= 47 && starts("run_id:")) {
+          const std::string_view id = l.substr(7, 40);
+          if (ri.runid.empty()) {
+            ri.runid = id;
+          } else if (ri.runid != id) {
+            event("+reboot", &ri);
+            ri.runid = id;
+          }
+        } else if (starts("role:master")) {
+          role = kMaster;
+        } else if (starts("role:slave")) {
+          role = kSlave;
+        } else if (role == kSlave && starts("replica_announced:")) {
+          auto v = parseInt(l.substr(18));
+          ri.replicaAnnounced = v ? static_cast<int>(*v) : 0;
         }
-      }
-    }
-    if (l.size() >= 32 && starts("master_link_down_since_seconds")) {
-      auto v = parseInt(l.substr(31));
-      ri.masterLinkDownTime = v ? *v * 1000 : 0;
-    }
-    if (starts("role:master")) role = kMaster;
-    else if (starts("role:slave")) role = kSlave;
-    if (role == kSlave) {
-      if (starts("master_host:")) {
-        const std::string h(l.substr(12));
-        if (ri.slaveMasterHost.empty() || !iequals(h, ri.slaveMasterHost)) {
-          ri.slaveMasterHost = h;
-          ri.slaveConfChangeTime = now;
+        break;
+      case 'm':
+        if (l.size() >= 32 && starts("master_link_down_since_seconds")) {
+          auto v = parseInt(l.substr(31));
+          ri.masterLinkDownTime = v ? *v * 1000 : 0;
+        } else if (role == kSlave) {
+          if (starts("master_host:")) {
+            const std::string_view h = l.substr(12);
+            if (ri.slaveMasterHost.empty() || !iequals(h, ri.slaveMasterHost)) {
+              ri.slaveMasterHost = h;
+              ri.slaveConfChangeTime = now;
+            }
+          } else if (starts("master_port:")) {
+            auto p = parseInt(l.substr(12));
+            const int port = p ? static_cast<int>(*p) : 0;
+            if (ri.slaveMasterPort != port) {
+              ri.slaveMasterPort = port;
+              ri.slaveConfChangeTime = now;
+            }
+          } else if (starts("master_link_status:")) {
+            ri.slaveMasterLinkUp = iequals(l.substr(19), "up");
+          }
         }
-      }
-      if (starts("master_port:")) {
-        auto p = parseInt(l.substr(12));
-        const int port = p ? static_cast<int>(*p) : 0;
-        if (ri.slaveMasterPort != port) {
-          ri.slaveMasterPort = port;
-          ri.slaveConfChangeTime = now;
+        break;
+      case 's':
+        if ((ri.flags & kMaster) && l.size() >= 7 && starts("slave") && std::isdigit(static_cast<unsigned char>(l[5]))) {
+          auto ipAt = l.find("ip=");
+          auto portAt = l.find("port=");
+          if (ipAt != std::string_view::npos && portAt != std::string_view::npos) {
+            std::string_view ipv = l.substr(ipAt + 3);
+            ipv = ipv.substr(0, ipv.find(','));
+            std::string_view pv = l.substr(portAt + 5);
+            pv = pv.substr(0, pv.find(','));
+            auto p = parseInt(pv);
+            const std::string key = std::string(ipv) + ":" + std::string(pv);
+            if (p && !ri.slaves.count(key)) {
+              if (Instance* s = createInstance("", kSlave, std::string(ipv), static_cast<int>(*p), ri.quorum, &ri))
+                event("+slave", s);
+            }
+          }
+        } else if (role == kSlave) {
+          if (starts("slave_priority:")) {
+            auto v = parseInt(l.substr(15));
+            ri.slavePriority = v ? static_cast<int>(*v) : 0;
+          } else if (starts("slave_repl_offset:")) {
+            auto v = parseInt(l.substr(18));
+            ri.slaveReplOffset = v ? *v : 0;
+          }
         }
-      }
-      if (starts("master_link_status:")) ri.slaveMasterLinkUp = iequals(l.substr(19), "up");
-      if (starts("slave_priority:")) {
-        auto v = parseInt(l.substr(15));
-        ri.slavePriority = v ? static_cast<int>(*v) : 0;
-      }
-      if (starts("slave_repl_offset:")) {
-        auto v = parseInt(l.substr(18));
-        ri.slaveReplOffset = v ? *v : 0;
-      }
-      if (starts("replica_announced:")) {
-        auto v = parseInt(l.substr(18));
-        ri.replicaAnnounced = v ? static_cast<int>(*v) : 0;
-      }
+        break;
+      default:
+        break;
     }
   }
   ri.infoRefresh = now;

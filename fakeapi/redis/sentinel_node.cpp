@@ -233,10 +233,14 @@ void SentinelNode::resetMasterAndChangeAddress(Instance& m, const std::string& h
   }
 }
 
+const SentinelNode::Instance& SentinelNode::currentMasterAt(const Instance& m) {
+  if ((m.flags & kFailoverInProgress) && m.promotedSlave && m.failoverState >= kReconfSlaves) return *m.promotedSlave;
+  return m;
+}
+
 std::pair<std::string, int> SentinelNode::currentMasterAddress(const Instance& m) const {
-  if ((m.flags & kFailoverInProgress) && m.promotedSlave && m.failoverState >= kReconfSlaves)
-    return {m.promotedSlave->host, m.promotedSlave->port};
-  return {m.host, m.port};
+  const Instance& at = currentMasterAt(m);
+  return {at.host, at.port};
 }
 
 std::string SentinelNode::describe(const Instance& ri) const {

@@ -179,6 +179,14 @@ class SentinelNode final : public SimProcess {
                  failoverDelayLogged = 0;
     Instance* promotedSlave = nullptr;
     std::string info;
+    // master: our hello for it, as last written, and what it was written from (the same
+    // text goes to the master and every replica and sentinel of it every 2 s).
+    struct Hello {
+      std::string text;
+      std::uint64_t currentEpoch = 0, configEpoch = 0;
+      std::string host;
+      int port = -1;  // none written yet
+    } hello;
     // The timer's plan for it (see planFor): while planGen is the node's planGen_, the
     // timer has nothing to do for it before planDue.
     std::int64_t planDue = 0;
@@ -202,6 +210,8 @@ class SentinelNode final : public SimProcess {
   int resetByPattern(const std::string& pattern);
   void resetMasterAndChangeAddress(Instance& m, const std::string& host, int port);
   std::pair<std::string, int> currentMasterAddress(const Instance& m) const;
+  // The instance whose host and port currentMasterAddress(m) gives (no copies).
+  static const Instance& currentMasterAt(const Instance& m);
   void event(const std::string& type, const Instance* ri, const std::string& extra = {});
   std::string describe(const Instance& ri) const;
 

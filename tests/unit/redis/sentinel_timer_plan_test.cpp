@@ -106,5 +106,43 @@ TEST(SentinelTimerPlan, SentinelCommandsThatChangeTheTimerMissNothing) {
   EXPECT_GE(c.w.count("+switch-master"), 1u);
 }
 
+// Each sentinel keeps its hello text for a master while the epochs and the master's
+// address it says stay the same: after a failover every hello heard on the new master
+// carries the new address and configuration epoch.
+TEST(SentinelTimerPlan, HellosSayTheNewMasterAfterAFailover) {
+  Checked c;
+  ASSERT_TRUE(c.settled);
+  c.t.redis(0).crash();
+  ASSERT_TRUE(c.w.runUntil([&] { return c.t.agreedMaster() && *c.t.agreedMaster() != Topology::redisEp(0) && c.t.converged(); },
+                           seconds(40)));
+  const RedisEndpoint m = *c.t.agreedMaster();
+  const auto master = c.w.must(Topology::sentinelEp(0), {"SENTINEL", "MASTER", kName});
+  std::string configEpoch;
+  for (std::size_t i = 0; i + 1 < master.elements.size(); i += 2)
+    if (master.elements[i].str == "config-epoch") configEpoch = master.elements[i + 1].str;
+  ASSERT_FALSE(configEpoch.empty());
+  Fabric& f = c.w.sim.fabric();
+  std::vector<std::string> heard;
+  ClientHandlers h;
+  h.onPush = [&heard](const RedisReply& msg) {
+    if (msg.elements.size() == 3) heard.push_back(msg.elements[2].str);
+  };
+  const ConnId conn = f.connect(0, c.w.net.intern(Topology::kClientIp), m, std::move(h));
+  f.request(conn, {"SUBSCRIBE", "__sentinel__:hello"}, nullptr);
+  c.w.runFor(seconds(3));  // a hello from every sentinel (each sends one every 2 s)
+  f.close(conn);
+  for (int i = 0; i < 3; ++i) {
+    const std::string from = Topology::sentinelEp(i).host + ",26379,";
+    const std::string says = "," + std::string(kName) + "," + m.host + "," + std::to_string(m.port) + "," + configEpoch;
+    bool found = false;
+    for (const auto& hello : heard)
+      if (hello.rfind(from, 0) == 0 && hello.size() > says.size() &&
+          hello.compare(hello.size() - says.size(), says.size(), says) == 0)
+        found = true;
+    EXPECT_TRUE(found) << "no hello from sentinel " << i << " naming " << m.host << " epoch " << configEpoch;
+  }
+  EXPECT_EQ(c.misses(), 0u);
+}
+
 }  // namespace
 }  // namespace kun::redissim::test
