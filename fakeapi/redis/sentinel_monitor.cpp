@@ -56,6 +56,17 @@ std::size_t lineEnd(std::string_view s, std::size_t pos) {
   return n;
 }
 
+// s is name, in any case (as iequals; name is lower-case letters and '-'), compared inline:
+// asked for every SENTINEL command.
+bool isName(std::string_view s, std::string_view name) {
+  if (s.size() != name.size()) return false;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char n = name[i];
+    if (n == '-' ? s[i] != '-' : (s[i] | 0x20) != n) return false;
+  }
+  return true;
+}
+
 // l starts with the literal p (compared inline: INFO has a hundred lines to look at).
 template <std::size_t N>
 [[gnu::always_inline]] inline bool startsWith(std::string_view l, const char (&p)[N]) {
@@ -249,9 +260,11 @@ std::vector<std::int64_t> SentinelNode::probe(const Instance& ri) const {
 void SentinelNode::noteSentinelCommand(std::string_view sub) {
   // Those that only read (is-master-down-by-addr's vote unplans in voteLeader); any other
   // (SET, RESET, FAILOVER, MONITOR, ...) voids every plan.
-  for (std::string_view r : {"masters", "master", "replicas", "slaves", "sentinels", "get-master-addr-by-name", "myid",
-                             "ckquorum", "debug", "pending-scripts", "is-master-down-by-addr"})
-    if (iequals(sub, r)) return;
+  static constexpr std::string_view kReadOnly[] = {"masters",  "master",   "replicas",        "slaves",
+                                                   "sentinels", "myid",     "get-master-addr-by-name",
+                                                   "ckquorum",  "debug",    "pending-scripts", "is-master-down-by-addr"};
+  for (std::string_view r : kReadOnly)
+    if (isName(sub, r)) return;
   unplanAll();
 }
 
@@ -717,8 +730,9 @@ void SentinelNode::refreshInfo(Instance& ri, const std::string& info) {
 // --- what hello messages say --------------------------------------------------------------
 
 const SentinelNode::HelloSeen* SentinelNode::seenHello(std::string_view hello) const {
-  for (const HelloSeen& h : helloSeen_)
-    if (h.text == hello) return &h;
+  // Newest first: the hellos peers send now were remembered last, older ones wait to go.
+  for (auto it = helloSeen_.rbegin(); it != helloSeen_.rend(); ++it)
+    if (it->text == hello) return &*it;
   return nullptr;
 }
 
