@@ -111,17 +111,12 @@ void SentinelNode::handleAll() {
   if (allQuiet && !checkPlans_) return;
   wake_ = kNever;  // lowered again by every plan made or kept below
   auto handle = [this, now, allQuiet](Instance& ri) {
-    const bool skip = allQuiet || quiet(ri, now);
-    if (allQuiet && !quiet(ri, now)) ++planMisses_;  // wake_ was not the earliest plan
-    if (skip) {
+    if (allQuiet || quiet(ri, now)) {
       wake_ = std::min(wake_, ri.planDue);
-      if (!checkPlans_) return;
-      ++planSkips_;
+      if (checkPlans_) checkQuietRun(ri, now, allQuiet);
+      return;
     }
-    std::vector<std::int64_t> before;
-    if (skip) before = probe(ri);
     handleInstance(ri);
-    if (skip && probe(ri) != before) ++planMisses_;
     if (tilt_) unplan(ri);
     else replan(ri);
   };
@@ -145,44 +140,48 @@ std::int64_t dueAfter(std::int64_t since, std::int64_t period) {
   if (__builtin_add_overflow(since, period, &t) || t == kNever) return kNever;
   return t + 1;
 }
+// The same for one of the fixed periods above, from a time Sentinel took (which cannot
+// overflow).
+constexpr std::int64_t dueAfterFixed(std::int64_t since, std::int64_t period) { return since + period + 1; }
 }  // namespace
 
-std::int64_t SentinelNode::reconnectDueAt(const Instance& ri) {
+inline std::int64_t SentinelNode::reconnectDueAt(const Instance& ri) {
   if (!ri.link.disconnected || ri.port == 0) return kNever;
   return ri.link.lastReconnTime + kPingPeriod;
 }
 
-std::int64_t SentinelNode::infoDueAt(const Instance& ri) {
+inline std::int64_t SentinelNode::infoDueAt(const Instance& ri) {
   if (ri.flags & kSentinel) return kNever;
   if (ri.infoRefresh == 0) return kAlways;
   // Every second for a replica while its master is ODOWN or failing over, or while it
   // reports a broken link to its master.
   const bool often = (ri.flags & kSlave) &&
                      ((ri.master->flags & (kODown | kFailoverInProgress)) || ri.masterLinkDownTime != 0);
-  return dueAfter(ri.infoRefresh, often ? 1000 : kInfoPeriod);
+  return dueAfterFixed(ri.infoRefresh, often ? 1000 : kInfoPeriod);
 }
 
-std::int64_t SentinelNode::pingDueAt(const Instance& ri) {
+inline std::int64_t SentinelNode::pingDueAt(const Instance& ri) {
   const std::int64_t period = std::min(ri.downAfter, kPingPeriod);
   return std::max(dueAfter(ri.link.lastPongTime, period), dueAfter(ri.link.lastPingTime, period / 2));
 }
 
-std::int64_t SentinelNode::helloDueAt(const Instance& ri) { return dueAfter(ri.lastPubTime, kPublishPeriod); }
+inline std::int64_t SentinelNode::helloDueAt(const Instance& ri) { return dueAfterFixed(ri.lastPubTime, kPublishPeriod); }
 
-std::int64_t SentinelNode::closeCcDueAt(const Instance& ri) {
+inline std::int64_t SentinelNode::closeCcDueAt(const Instance& ri) {
   const Link& link = ri.link;
   if (link.cc == 0 || link.actPingTime == 0) return kNever;
-  return std::max({dueAfter(link.ccConnTime, kMinLinkReconnectPeriod), dueAfter(link.actPingTime, ri.downAfter / 2),
+  return std::max({dueAfterFixed(link.ccConnTime, kMinLinkReconnectPeriod), dueAfter(link.actPingTime, ri.downAfter / 2),
                    dueAfter(link.lastPongTime, ri.downAfter / 2)});
 }
 
-std::int64_t SentinelNode::closePcDueAt(const Instance& ri) {
+inline std::int64_t SentinelNode::closePcDueAt(const Instance& ri) {
   const Link& link = ri.link;
   if (link.pc == 0) return kNever;
-  return std::max(dueAfter(link.pcConnTime, kMinLinkReconnectPeriod), dueAfter(link.pcLastActivity, kPublishPeriod * 3));
+  return std::max(dueAfterFixed(link.pcConnTime, kMinLinkReconnectPeriod),
+                  dueAfterFixed(link.pcLastActivity, kPublishPeriod * 3));
 }
 
-std::int64_t SentinelNode::sdownFrom(const Instance& ri) {
+inline std::int64_t SentinelNode::sdownFrom(const Instance& ri) {
   const Link& link = ri.link;
   // Down when the oldest unanswered PING (or, with none and no link, the last sign of life)
   // is older than down-after-milliseconds...
@@ -211,7 +210,7 @@ std::int64_t SentinelNode::planFor(const Instance& ri, std::int64_t now) const {
     // Not SDOWN: no ODOWN, no votes asked; only stale answers of the others are forgotten.
     for (const auto& [k, s] : ri.sentinels)
       if ((s->flags & kMasterDown) || !s->leader.empty())
-        due = std::min(due, dueAfter(s->lastMasterDownReplyTime, kAskPeriod * 5));
+        due = std::min(due, dueAfterFixed(s->lastMasterDownReplyTime, kAskPeriod * 5));
   }
   return due;
 }
@@ -220,6 +219,16 @@ bool SentinelNode::quiet(const Instance& ri, std::int64_t now) const {
   if (tilt_ || ri.planGen != planGen_ || now >= ri.planDue) return false;
   // A replica's INFO period follows its master's flags, which the master's tick may change.
   return !((ri.flags & kSlave) && (ri.master->flags & (kODown | kFailoverInProgress)));
+}
+
+void SentinelNode::checkQuietRun(Instance& ri, std::int64_t now, bool allQuiet) {
+  ++planSkips_;
+  if (allQuiet && !quiet(ri, now)) ++planMisses_;  // wake_ was not the earliest plan
+  const std::vector<std::int64_t> before = probe(ri);
+  handleInstance(ri);
+  if (probe(ri) != before) ++planMisses_;
+  if (tilt_) unplan(ri);
+  else replan(ri);
 }
 
 std::vector<std::int64_t> SentinelNode::probe(const Instance& ri) const {

@@ -156,10 +156,6 @@ void SentinelNode::releaseChildren(Instance& m) {
   }
 }
 
-SentinelNode::Instance* SentinelNode::byUid(std::uint64_t uid) const {
-  return byUid_.find(uid);
-}
-
 SentinelNode::Instance* SentinelNode::masterByName(const std::string& name) const {
   auto it = masters_.find(name);
   return it == masters_.end() ? nullptr : it->second.get();

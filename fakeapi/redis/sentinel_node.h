@@ -203,7 +203,7 @@ class SentinelNode final : public SimProcess {
   Instance* createInstance(const std::string& name, int flags, const std::string& host, int port, int quorum,
                            Instance* master);
   void releaseChildren(Instance& m);
-  Instance* byUid(std::uint64_t uid) const;
+  Instance* byUid(std::uint64_t uid) const { return byUid_.find(uid); }  // every reply and push
   Instance* masterByName(const std::string& name) const;
   Instance* masterByAddr(const std::string& host, int port) const;
   void resetMaster(Instance& m, bool keepSentinels, bool event);
@@ -246,7 +246,9 @@ class SentinelNode final : public SimProcess {
   }
   // The timer may pass ri by (its plan holds, and nothing outside ri it depends on moved).
   bool quiet(const Instance& ri, std::int64_t now) const;
-  // What a tick that acts on ri changes: compared before and after in checkPlans_ mode.
+  // checkPlans_ mode: runs ri, which the plans pass by, and counts it if it did something
+  // (what probe sees changed).
+  void checkQuietRun(Instance& ri, std::int64_t now, bool allQuiet);
   std::vector<std::int64_t> probe(const Instance& ri) const;
   void timer();
   void scheduleTimer();
