@@ -171,6 +171,10 @@ void Fabric::arriveRequest(ConnId id, RequestId r, Argv&& argv) {
     resetToClient(id);
     return;
   }
+  if (p->runsNow()) {  // the usual case: no task to wrap the request in
+    p->onRequest(id, r, std::move(argv));
+    return;
+  }
   p->deliver([this, p, id, r, argv = std::move(argv)]() mutable {
     if (find(id) == nullptr) return;
     p->onRequest(id, r, std::move(argv));
@@ -225,6 +229,11 @@ void Fabric::push(ConnId id, std::shared_ptr<const RedisReply> msg) {
   net_.send(c->serverIp, c->clientIp, [this, id, msg = std::move(msg)]() mutable {
     const Conn* c2 = find(id);
     if (c2 == nullptr || c2->dead || !c2->h->onPush) return;
+    if (clientRunsNow(*c2)) {  // the usual case: no task to wrap the handlers and message in
+      const std::shared_ptr<const ClientHandlers> h = c2->h;  // the handler may close the connection
+      h->onPush(*msg);
+      return;
+    }
     toClient(*c2, [h = c2->h, msg = std::move(msg)] { h->onPush(*msg); });
   });
 }
