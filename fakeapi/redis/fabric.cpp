@@ -157,7 +157,7 @@ void Fabric::request(ConnId id, Argv argv, ReplyFn onReply) {
       c->pending.clear();
       c->pendingHead = 0;
     }
-    c->pending.push_back({r, std::move(onReply)});
+    c->pending.emplace_back(r, std::move(onReply));
   }
   net_.send(c->clientIp, c->serverIp,
             [this, id, r, argv = std::move(argv)]() mutable { arriveRequest(id, r, std::move(argv)); });

@@ -344,7 +344,14 @@ std::size_t RedisNode::deliverPublish(const std::string& channel, const std::str
 RedisReply RedisNode::cmdPublish(Client&, ConnId, RequestId, const Argv& argv, bool*) {
   const auto n = static_cast<std::int64_t>(deliverPublish(argv[1], argv[2]));
   // PUBLISH is propagated to replicas, which deliver it to their own subscribers.
-  if (isMaster()) propagate({"PUBLISH", argv[1], argv[2]});
+  if (isMaster()) {
+    Argv stream;  // made in place: an initializer list would copy the message twice
+    stream.reserve(3);
+    stream.emplace_back("PUBLISH");
+    stream.emplace_back(argv[1]);
+    stream.emplace_back(argv[2]);
+    propagate(stream);
+  }
   return intReply(n);
 }
 

@@ -84,13 +84,13 @@ void SentinelNode::scheduleTimer() {
 }
 
 void SentinelNode::timer() {
-  checkTilt();
-  handleAll();
+  const std::int64_t now = mstime();
+  checkTilt(now);
+  handleAll(now);
   scheduleTimer();
 }
 
-void SentinelNode::checkTilt() {
-  const std::int64_t now = mstime();
+void SentinelNode::checkTilt(std::int64_t now) {
   const std::int64_t delta = now - previousTime_;
   if (delta < 0 || delta > kTiltTrigger) {
     tilt_ = true;
@@ -101,8 +101,7 @@ void SentinelNode::checkTilt() {
   previousTime_ = now;
 }
 
-void SentinelNode::handleAll() {
-  const std::int64_t now = mstime();
+void SentinelNode::handleAll(std::int64_t now) {
   // Most ticks find nothing due for most instances (a PING a second, a hello every 2 s,
   // INFO every 10 s, against 10-19 ticks a second): an instance whose plan says so is
   // passed by, and a tick before every plan's time does nothing. Plans are exact (the
@@ -421,7 +420,9 @@ void SentinelNode::reconnect(Instance& ri) {
 
 void SentinelNode::sendPing(Instance& ri) {
   if (ri.link.cc == 0) return;
-  send(ri, {"PING"}, [this](Instance& x, RedisReply& r) {
+  Argv ping;  // made in place (an initializer list copies its strings)
+  ping.emplace_back("PING");
+  send(ri, std::move(ping), [this](Instance& x, RedisReply& r) {
     const std::int64_t now = mstime();
     if (r.type == RedisReply::Type::Status || r.type == RedisReply::Type::Error) {
       if (r.str.starts_with("PONG") || r.str.starts_with("LOADING") || r.str.starts_with("MASTERDOWN")) {
@@ -478,7 +479,9 @@ void SentinelNode::sendPeriodic(Instance& ri) {
   if (ri.link.disconnected) return;
   if (ri.link.pendingCommands >= kMaxPendingCommands) return;
   if (now >= infoDueAt(ri)) {
-    send(ri, {"INFO"}, [this](Instance& x, RedisReply& r) {
+    Argv info;
+    info.emplace_back("INFO");
+    send(ri, std::move(info), [this](Instance& x, RedisReply& r) {
       if (r.type != RedisReply::Type::String) return;
       x.info.swap(r.str);  // kept as the last INFO seen, without copying it
       refreshInfo(x, x.info);

@@ -252,8 +252,9 @@ class SentinelNode final : public SimProcess {
   std::vector<std::int64_t> probe(const Instance& ri) const;
   void timer();
   void scheduleTimer();
-  void checkTilt();
-  void handleAll();
+  // now: mstime() when the tick started (the simulated clock stands still during it).
+  void checkTilt(std::int64_t now);
+  void handleAll(std::int64_t now);
   void handleInstance(Instance& ri);
   void reconnect(Instance& ri);
   void closeCc(Instance& ri);
