@@ -157,7 +157,7 @@ void Fabric::request(ConnId id, Argv argv, ReplyFn onReply) {
       c->pending.clear();
       c->pendingHead = 0;
     }
-    c->pending.push_back({r, std::move(onReply)});
+    c->pending.emplace_back(r, std::move(onReply));
   }
   net_.send(c->clientIp, c->serverIp,
             [this, id, r, argv = std::move(argv)]() mutable { arriveRequest(id, r, std::move(argv)); });
@@ -169,6 +169,10 @@ void Fabric::arriveRequest(ConnId id, RequestId r, Argv&& argv) {
   SimProcess* p = c->dead ? nullptr : liveServer(*c);
   if (p == nullptr) {  // data to a socket nobody holds: reset
     resetToClient(id);
+    return;
+  }
+  if (p->runsNow()) {  // the usual case: no task to wrap the request in
+    p->onRequest(id, r, std::move(argv));
     return;
   }
   p->deliver([this, p, id, r, argv = std::move(argv)]() mutable {
@@ -225,6 +229,11 @@ void Fabric::push(ConnId id, std::shared_ptr<const RedisReply> msg) {
   net_.send(c->serverIp, c->clientIp, [this, id, msg = std::move(msg)]() mutable {
     const Conn* c2 = find(id);
     if (c2 == nullptr || c2->dead || !c2->h->onPush) return;
+    if (clientRunsNow(*c2)) {  // the usual case: no task to wrap the handlers and message in
+      const std::shared_ptr<const ClientHandlers> h = c2->h;  // the handler may close the connection
+      h->onPush(*msg);
+      return;
+    }
     toClient(*c2, [h = c2->h, msg = std::move(msg)] { h->onPush(*msg); });
   });
 }

@@ -98,6 +98,7 @@ class Fabric {
     // always, so the front is the one answered; an answered entry out of order is left
     // empty and dropped once it reaches the front (a std::map allocated a node per request).
     struct Pending {
+      Pending(RequestId i, ReplyFn&& f) : id(i), onReply(std::move(f)) {}  // emplaced: one move of f
       RequestId id;
       ReplyFn onReply;
     };

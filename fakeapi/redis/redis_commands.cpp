@@ -316,28 +316,43 @@ RedisReply RedisNode::cmdDiscard(Client& cl, ConnId, RequestId, const Argv&, boo
 
 // --- pub/sub -----------------------------------------------------------------------------
 
-void RedisNode::deliverPublish(const std::string& channel, const std::string& message) {
+std::size_t RedisNode::deliverPublish(const std::string& channel, const std::string& message) {
   auto it = channels_.find(channel);
-  if (it == channels_.end()) return;
-  // One message, shared by every subscriber's delivery; its three strings are written in
-  // place (an initializer list of replies made each one, then copied it).
-  auto msg = std::make_shared<RedisReply>();
-  msg->type = RedisReply::Type::Array;
-  msg->elements.resize(3);
-  for (auto& e : msg->elements) e.type = RedisReply::Type::String;
-  msg->elements[0].str = "message";
-  msg->elements[1].str = channel;
-  msg->elements[2].str = message;
-  std::shared_ptr<const RedisReply> shared = std::move(msg);
+  if (it == channels_.end()) return 0;
+  // One message, shared by every subscriber's delivery (and by later deliveries of the
+  // same text: it is never changed once made).
+  std::shared_ptr<const RedisReply> shared;
+  for (const auto& p : published_)
+    if (p && p->elements[2].str == message && p->elements[1].str == channel) shared = p;
+  if (!shared) {
+    // Its three strings are written in place (an initializer list of replies made each
+    // one, then copied it).
+    auto msg = std::make_shared<RedisReply>();
+    msg->type = RedisReply::Type::Array;
+    msg->elements.resize(3);
+    for (auto& e : msg->elements) e.type = RedisReply::Type::String;
+    msg->elements[0].str = "message";
+    msg->elements[1].str = channel;
+    msg->elements[2].str = message;
+    shared = std::move(msg);
+    published_[publishedNext_] = shared;
+    publishedNext_ = (publishedNext_ + 1) % published_.size();
+  }
   for (ConnId sub : it->second) fabric().push(sub, shared);
+  return it->second.size();
 }
 
 RedisReply RedisNode::cmdPublish(Client&, ConnId, RequestId, const Argv& argv, bool*) {
-  auto it = channels_.find(argv[1]);
-  const std::int64_t n = it == channels_.end() ? 0 : static_cast<std::int64_t>(it->second.size());
-  deliverPublish(argv[1], argv[2]);
+  const auto n = static_cast<std::int64_t>(deliverPublish(argv[1], argv[2]));
   // PUBLISH is propagated to replicas, which deliver it to their own subscribers.
-  if (isMaster()) propagate({"PUBLISH", argv[1], argv[2]});
+  if (isMaster()) {
+    Argv stream;  // made in place: an initializer list would copy the message twice
+    stream.reserve(3);
+    stream.emplace_back("PUBLISH");
+    stream.emplace_back(argv[1]);
+    stream.emplace_back(argv[2]);
+    propagate(stream);
+  }
   return intReply(n);
 }
 

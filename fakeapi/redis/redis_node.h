@@ -9,6 +9,7 @@
 // client first and streamed to replicas afterwards, so a crash or partition loses what
 // has not reached them. A demoted master that diverged is resynced in full and its own
 // writes are discarded. See FIDELITY.md for what is simplified.
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -205,7 +206,8 @@ class RedisNode final : public SimProcess {
   RedisReply cmdQuit(Client&, ConnId, RequestId, const Argv&, bool*);
   // Applies a write to the dataset (clients and the replication stream alike).
   void applyWrite(const Argv& argv);
-  void deliverPublish(const std::string& channel, const std::string& message);
+  // Returns the number of subscribers it went to.
+  std::size_t deliverPublish(const std::string& channel, const std::string& message);
 
   // replication, master side (redis_replication_master.cpp)
   RedisReply cmdReplconf(Client&, ConnId, RequestId, const Argv&, bool*);
@@ -274,6 +276,10 @@ class RedisNode final : public SimProcess {
   Dataset data_;
   std::map<ConnId, Client> clients_;
   std::map<std::string, std::set<ConnId>> channels_;
+  // The last few messages delivered (deliverPublish): each sentinel publishes the same
+  // hello every 2 s until its epochs change, so one is mostly delivered as made before.
+  std::array<std::shared_ptr<const RedisReply>, 4> published_;
+  std::size_t publishedNext_ = 0;
   TimerId cronTimer_ = 0;
 
   // replication state

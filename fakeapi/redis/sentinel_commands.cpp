@@ -61,6 +61,7 @@ RedisReply SentinelNode::dispatch(Client& cl, ConnId c, const Argv& argv) {
   }
   if (cmd == "sentinel") {
     if (argv.size() < 2) return errArity("sentinel");
+    noteSentinelCommand(argv[1]);
     return sentinelCommand(argv);
   }
   if (cmd == "info") return RedisReply::bulk(infoText(argv.size() >= 2 ? lower(argv[1]) : "default"));

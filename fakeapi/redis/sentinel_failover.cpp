@@ -20,6 +20,7 @@ constexpr std::uint64_t kMaxDesync = 1000;
 
 std::string SentinelNode::voteLeader(Instance& m, std::uint64_t reqEpoch, const std::string& reqRunid,
                                      std::uint64_t* leaderEpoch) {
+  unplanAll();  // a vote may move our own failover's start
   if (reqEpoch > currentEpoch_) {
     currentEpoch_ = reqEpoch;
     event("+new-epoch", &m, std::to_string(currentEpoch_));

@@ -1,7 +1,10 @@
 // Sentinel's monitoring half: the timer, links (a command connection to every instance,
 // a pub/sub connection to masters and replicas), PING / INFO / hello, SDOWN and ODOWN,
 // what INFO tells it, and what hello messages tell it.
+#include <algorithm>
 #include <array>
+#include <cstring>
+#include <limits>
 #include <type_traits>
 #include <string_view>
 
@@ -38,6 +41,37 @@ bool helloFields(std::string_view s, std::array<std::string_view, 8>& out) {
   }
   return n == out.size();
 }
+
+// Where the line from pos ends: at the next "\r\n" (as find("\r\n", pos)), else at the end.
+std::size_t lineEnd(std::string_view s, std::size_t pos) {
+  const char* d = s.data();
+  const std::size_t n = s.size();
+  while (pos < n) {
+    const void* cr = std::memchr(d + pos, '\r', n - pos);
+    if (cr == nullptr) break;
+    pos = static_cast<std::size_t>(static_cast<const char*>(cr) - d);
+    if (pos + 1 < n && d[pos + 1] == '\n') return pos;
+    ++pos;
+  }
+  return n;
+}
+
+// s is name, in any case (as iequals; name is lower-case letters and '-'), compared inline:
+// asked for every SENTINEL command.
+bool isName(std::string_view s, std::string_view name) {
+  if (s.size() != name.size()) return false;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char n = name[i];
+    if (n == '-' ? s[i] != '-' : (s[i] | 0x20) != n) return false;
+  }
+  return true;
+}
+
+// l starts with the literal p (compared inline: INFO has a hundred lines to look at).
+template <std::size_t N>
+[[gnu::always_inline]] inline bool startsWith(std::string_view l, const char (&p)[N]) {
+  return l.size() >= N - 1 && std::memcmp(l.data(), p, N - 1) == 0;
+}
 }  // namespace
 
 // --- the timer -----------------------------------------------------------------------------
@@ -50,31 +84,196 @@ void SentinelNode::scheduleTimer() {
 }
 
 void SentinelNode::timer() {
-  checkTilt();
-  handleAll();
+  const std::int64_t now = mstime();
+  checkTilt(now);
+  handleAll(now);
   scheduleTimer();
 }
 
-void SentinelNode::checkTilt() {
-  const std::int64_t now = mstime();
+void SentinelNode::checkTilt(std::int64_t now) {
   const std::int64_t delta = now - previousTime_;
   if (delta < 0 || delta > kTiltTrigger) {
     tilt_ = true;
     tiltStart_ = now;
+    unplanAll();
     event("+tilt", nullptr, "#tilt mode entered");
   }
   previousTime_ = now;
 }
 
-void SentinelNode::handleAll() {
+void SentinelNode::handleAll(std::int64_t now) {
+  // Most ticks find nothing due for most instances (a PING a second, a hello every 2 s,
+  // INFO every 10 s, against 10-19 ticks a second): an instance whose plan says so is
+  // passed by, and a tick before every plan's time does nothing. Plans are exact (the
+  // rules' own times), so the same ticks act as without them.
+  const bool allQuiet = !tilt_ && now < wake_;
+  if (allQuiet && !checkPlans_) return;
+  wake_ = kNever;  // lowered again by every plan made or kept below
+  auto handle = [this, now, allQuiet](Instance& ri) {
+    if (allQuiet || quiet(ri, now)) {
+      wake_ = std::min(wake_, ri.planDue);
+      if (checkPlans_) checkQuietRun(ri, now, allQuiet);
+      return;
+    }
+    handleInstance(ri);
+    if (tilt_) unplan(ri);
+    else replan(ri);
+  };
   Instance* switchTo = nullptr;
   for (auto& [name, m] : masters_) {
-    handleInstance(*m);
-    for (auto& [k, s] : m->slaves) handleInstance(*s);
-    for (auto& [k, s] : m->sentinels) handleInstance(*s);
+    handle(*m);
+    for (auto& [k, s] : m->slaves) handle(*s);
+    for (auto& [k, s] : m->sentinels) handle(*s);
     if (m->failoverState == kUpdateConfig) switchTo = m.get();
   }
   if (switchTo) switchToPromoted(*switchTo);
+}
+
+// --- the timer's plans -----------------------------------------------------------------------
+
+namespace {
+// The time from which now - since > period holds.
+std::int64_t dueAfter(std::int64_t since, std::int64_t period) {
+  constexpr std::int64_t kNever = std::numeric_limits<std::int64_t>::max();
+  std::int64_t t;
+  if (__builtin_add_overflow(since, period, &t) || t == kNever) return kNever;
+  return t + 1;
+}
+// The same for one of the fixed periods above, from a time Sentinel took (which cannot
+// overflow).
+constexpr std::int64_t dueAfterFixed(std::int64_t since, std::int64_t period) { return since + period + 1; }
+}  // namespace
+
+inline std::int64_t SentinelNode::reconnectDueAt(const Instance& ri) {
+  if (!ri.link.disconnected || ri.port == 0) return kNever;
+  return ri.link.lastReconnTime + kPingPeriod;
+}
+
+inline std::int64_t SentinelNode::infoDueAt(const Instance& ri) {
+  if (ri.flags & kSentinel) return kNever;
+  if (ri.infoRefresh == 0) return kAlways;
+  // Every second for a replica while its master is ODOWN or failing over, or while it
+  // reports a broken link to its master.
+  const bool often = (ri.flags & kSlave) &&
+                     ((ri.master->flags & (kODown | kFailoverInProgress)) || ri.masterLinkDownTime != 0);
+  return dueAfterFixed(ri.infoRefresh, often ? 1000 : kInfoPeriod);
+}
+
+inline std::int64_t SentinelNode::pingDueAt(const Instance& ri) {
+  const std::int64_t period = std::min(ri.downAfter, kPingPeriod);
+  return std::max(dueAfter(ri.link.lastPongTime, period), dueAfter(ri.link.lastPingTime, period / 2));
+}
+
+inline std::int64_t SentinelNode::helloDueAt(const Instance& ri) { return dueAfterFixed(ri.lastPubTime, kPublishPeriod); }
+
+inline std::int64_t SentinelNode::closeCcDueAt(const Instance& ri) {
+  const Link& link = ri.link;
+  if (link.cc == 0 || link.actPingTime == 0) return kNever;
+  return std::max({dueAfterFixed(link.ccConnTime, kMinLinkReconnectPeriod), dueAfter(link.actPingTime, ri.downAfter / 2),
+                   dueAfter(link.lastPongTime, ri.downAfter / 2)});
+}
+
+inline std::int64_t SentinelNode::closePcDueAt(const Instance& ri) {
+  const Link& link = ri.link;
+  if (link.pc == 0) return kNever;
+  return std::max(dueAfterFixed(link.pcConnTime, kMinLinkReconnectPeriod),
+                  dueAfterFixed(link.pcLastActivity, kPublishPeriod * 3));
+}
+
+inline std::int64_t SentinelNode::sdownFrom(const Instance& ri) {
+  const Link& link = ri.link;
+  // Down when the oldest unanswered PING (or, with none and no link, the last sign of life)
+  // is older than down-after-milliseconds...
+  std::int64_t from = link.actPingTime      ? dueAfter(link.actPingTime, ri.downAfter)
+                      : link.disconnected   ? dueAfter(link.lastAvailTime, ri.downAfter)
+                      : 0 > ri.downAfter ? kAlways
+                                            : kNever;
+  // ...or, for a master, when it has said it is a replica for long enough.
+  if ((ri.flags & kMaster) && ri.roleReported == kSlave)
+    from = std::min(from, dueAfter(ri.roleReportedTime, ri.downAfter + kInfoPeriod * 2));
+  return from;
+}
+
+std::int64_t SentinelNode::planFor(const Instance& ri, std::int64_t now) const {
+  // A master down, or failing over, is followed tick by tick (votes, the state machine).
+  if ((ri.flags & kMaster) && (ri.flags & (kSDown | kODown | kFailoverInProgress))) return kAlways;
+  std::int64_t due = reconnectDueAt(ri);
+  if (!ri.link.disconnected && ri.link.pendingCommands < kMaxPendingCommands)
+    due = std::min({due, infoDueAt(ri), pingDueAt(ri), helloDueAt(ri)});
+  due = std::min({due, closeCcDueAt(ri), closePcDueAt(ri)});
+  // SDOWN flips when the rule's answer differs from the flag: once down, only a change
+  // of state (a PONG) brings it back.
+  if (!(ri.flags & kSDown)) due = std::min(due, sdownFrom(ri));
+  else if (now < sdownFrom(ri)) due = kAlways;
+  if (ri.flags & kMaster) {
+    // Not SDOWN: no ODOWN, no votes asked; only stale answers of the others are forgotten.
+    for (const auto& [k, s] : ri.sentinels)
+      if ((s->flags & kMasterDown) || !s->leader.empty())
+        due = std::min(due, dueAfterFixed(s->lastMasterDownReplyTime, kAskPeriod * 5));
+  }
+  return due;
+}
+
+bool SentinelNode::quiet(const Instance& ri, std::int64_t now) const {
+  if (tilt_ || ri.planGen != planGen_ || now >= ri.planDue) return false;
+  // A replica's INFO period follows its master's flags, which the master's tick may change.
+  return !((ri.flags & kSlave) && (ri.master->flags & (kODown | kFailoverInProgress)));
+}
+
+void SentinelNode::checkQuietRun(Instance& ri, std::int64_t now, bool allQuiet) {
+  ++planSkips_;
+  if (allQuiet && !quiet(ri, now)) ++planMisses_;  // wake_ was not the earliest plan
+  const std::vector<std::int64_t> before = probe(ri);
+  handleInstance(ri);
+  if (probe(ri) != before) ++planMisses_;
+  if (tilt_) unplan(ri);
+  else replan(ri);
+}
+
+std::vector<std::int64_t> SentinelNode::probe(const Instance& ri) const {
+  std::vector<std::int64_t> v = {static_cast<std::int64_t>(activity_),
+                                 ri.flags,
+                                 ri.link.disconnected,
+                                 ri.link.pendingCommands,
+                                 static_cast<std::int64_t>(ri.link.cc),
+                                 static_cast<std::int64_t>(ri.link.pc),
+                                 static_cast<std::int64_t>(ri.link.ccGen),
+                                 static_cast<std::int64_t>(ri.link.pcGen),
+                                 ri.link.ccConnTime,
+                                 ri.link.pcConnTime,
+                                 ri.link.pcLastActivity,
+                                 ri.link.lastAvailTime,
+                                 ri.link.actPingTime,
+                                 ri.link.lastPingTime,
+                                 ri.link.lastPongTime,
+                                 ri.link.lastReconnTime,
+                                 ri.lastPubTime,
+                                 ri.infoRefresh,
+                                 ri.sDownSince,
+                                 ri.oDownSince,
+                                 ri.failoverState,
+                                 ri.failoverStateChangeTime,
+                                 ri.failoverStartTime,
+                                 ri.failoverDelayLogged,
+                                 static_cast<std::int64_t>(currentEpoch_),
+                                 tilt_};
+  for (const auto& [k, s] : ri.sentinels) {
+    v.push_back(s->flags);
+    v.push_back(static_cast<std::int64_t>(s->leader.size()));
+    v.push_back(s->lastMasterDownReplyTime);
+  }
+  return v;
+}
+
+void SentinelNode::noteSentinelCommand(std::string_view sub) {
+  // Those that only read (is-master-down-by-addr's vote unplans in voteLeader); any other
+  // (SET, RESET, FAILOVER, MONITOR, ...) voids every plan.
+  static constexpr std::string_view kReadOnly[] = {"masters",  "master",   "replicas",        "slaves",
+                                                   "sentinels", "myid",     "get-master-addr-by-name",
+                                                   "ckquorum",  "debug",    "pending-scripts", "is-master-down-by-addr"};
+  for (std::string_view r : kReadOnly)
+    if (isName(sub, r)) return;
+  unplanAll();
 }
 
 void SentinelNode::handleInstance(Instance& ri) {
@@ -98,6 +297,7 @@ void SentinelNode::handleInstance(Instance& ri) {
 
 void SentinelNode::closeCc(Instance& ri) {
   if (ri.link.cc == 0) return;
+  unplan(ri);
   fabric().close(ri.link.cc);
   ri.link.cc = 0;
   ++ri.link.ccGen;
@@ -107,6 +307,7 @@ void SentinelNode::closeCc(Instance& ri) {
 
 void SentinelNode::closePc(Instance& ri) {
   if (ri.link.pc == 0) return;
+  unplan(ri);
   fabric().close(ri.link.pc);
   ri.link.pc = 0;
   ++ri.link.pcGen;
@@ -116,6 +317,7 @@ void SentinelNode::closePc(Instance& ri) {
 template <class F>
 void SentinelNode::send(Instance& ri, Argv argv, F onReply) {
   if (ri.link.cc == 0) return;
+  ++activity_;
   ++ri.link.pendingCommands;
   const std::uint64_t uid = ri.uid, gen = ri.link.ccGen;
   // onReply is kept as it is inside the reply callback (not wrapped in a std::function
@@ -126,7 +328,12 @@ void SentinelNode::send(Instance& ri, Argv argv, F onReply) {
                      Instance* x = byUid(uid);
                      if (!x || x->link.ccGen != gen || x->link.cc == 0) return;
                      --x->link.pendingCommands;
-                     if constexpr (!std::is_null_pointer_v<F>) onReply(*x, r);
+                     if constexpr (!std::is_null_pointer_v<F>) {
+                       onReply(*x, r);
+                       x = byUid(uid);  // gone if the reply made the process crash
+                       if (!x) return;
+                     }
+                     replan(*x);
                    });
 }
 
@@ -143,9 +350,8 @@ void SentinelNode::sendAuthIfNeeded(Instance& ri, ConnId conn) {
 
 void SentinelNode::reconnect(Instance& ri) {
   Link& link = ri.link;
-  if (!link.disconnected || ri.port == 0) return;
   const std::int64_t now = mstime();
-  if (now - link.lastReconnTime < kPingPeriod) return;
+  if (now < reconnectDueAt(ri)) return;
   link.lastReconnTime = now;
   const std::uint64_t uid = ri.uid;
   if (link.cc == 0) {
@@ -157,6 +363,7 @@ void SentinelNode::reconnect(Instance& ri) {
       x->link.cc = 0;
       x->link.pendingCommands = 0;
       x->link.disconnected = true;
+      unplanAll();  // its master's plan looks at a sentinel's link
     };
     h.onConnect = [lost](bool okc) {
       if (!okc) lost();
@@ -176,6 +383,7 @@ void SentinelNode::reconnect(Instance& ri) {
       if (!x || x->link.pcGen != gen) return;
       x->link.pc = 0;
       x->link.disconnected = true;
+      unplan(*x);
     };
     h.onConnect = [lost](bool okc) {
       if (!okc) lost();
@@ -212,7 +420,9 @@ void SentinelNode::reconnect(Instance& ri) {
 
 void SentinelNode::sendPing(Instance& ri) {
   if (ri.link.cc == 0) return;
-  send(ri, {"PING"}, [this](Instance& x, RedisReply& r) {
+  Argv ping;  // made in place (an initializer list copies its strings)
+  ping.emplace_back("PING");
+  send(ri, std::move(ping), [this](Instance& x, RedisReply& r) {
     const std::int64_t now = mstime();
     if (r.type == RedisReply::Type::Status || r.type == RedisReply::Type::Error) {
       if (r.str.starts_with("PONG") || r.str.starts_with("LOADING") || r.str.starts_with("MASTERDOWN")) {
@@ -229,24 +439,35 @@ void SentinelNode::sendPing(Instance& ri) {
 void SentinelNode::sendHello(Instance& ri) {
   if (ri.link.disconnected) return;
   Instance& m = (ri.flags & kMaster) ? ri : *ri.master;
-  auto [mh, mp] = currentMasterAddress(m);
-  // ip,port,runid,current_epoch,master_name,master_ip,master_port,master_config_epoch
-  // (appended piece by piece: fmt's parsing of the pattern was most of a hello's cost),
-  // written in place in the command (an initializer list would copy every argument).
+  const Instance& at = currentMasterAt(m);
+  Instance::Hello& h = m.hello;
+  if (h.currentEpoch != currentEpoch_ || h.configEpoch != m.configEpoch || h.port != at.port || h.host != at.host) {
+    // ip,port,runid,current_epoch,master_name,master_ip,master_port,master_config_epoch
+    // (appended piece by piece: fmt's parsing of the pattern was most of a hello's cost).
+    // Our address, id and the master's name do not change while the instance exists.
+    h.text.clear();
+    TextOut(h.text) << ip() << "," << port_ << "," << myid_ << "," << currentEpoch_ << "," << m.name << "," << at.host
+                    << "," << at.port << "," << m.configEpoch;
+    h.currentEpoch = currentEpoch_;
+    h.configEpoch = m.configEpoch;
+    h.host = at.host;
+    h.port = at.port;
+  }
+  // Written in place in the command (an initializer list would copy every argument).
   Argv argv;
   argv.reserve(3);
   argv.emplace_back("PUBLISH");
   argv.emplace_back(kHelloChannel);
-  TextOut(argv.emplace_back()) << ip() << "," << port_ << "," << myid_ << "," << currentEpoch_ << "," << m.name << "," << mh << ","
-                   << mp << "," << m.configEpoch;
+  argv.emplace_back(h.text);
   send(ri, std::move(argv), [this](Instance& x, RedisReply& r) {
     if (!r.isError()) x.lastPubTime = mstime();
   });
 }
 
 void SentinelNode::forceHelloUpdate(Instance& m) {
-  auto back = [](Instance& x) {
+  auto back = [this](Instance& x) {
     if (x.lastPubTime >= kPublishPeriod + 1) x.lastPubTime -= kPublishPeriod + 1;
+    unplan(x);
   };
   back(m);
   for (auto& [k, s] : m.sentinels) back(*s);
@@ -257,43 +478,28 @@ void SentinelNode::sendPeriodic(Instance& ri) {
   const std::int64_t now = mstime();
   if (ri.link.disconnected) return;
   if (ri.link.pendingCommands >= kMaxPendingCommands) return;
-  std::int64_t infoPeriod = kInfoPeriod;
-  if ((ri.flags & kSlave) &&
-      ((ri.master->flags & (kODown | kFailoverInProgress)) || ri.masterLinkDownTime != 0))
-    infoPeriod = 1000;
-  const std::int64_t pingPeriod = std::min(ri.downAfter, kPingPeriod);
-  if (!(ri.flags & kSentinel) && (ri.infoRefresh == 0 || now - ri.infoRefresh > infoPeriod)) {
-    send(ri, {"INFO"}, [this](Instance& x, RedisReply& r) {
+  if (now >= infoDueAt(ri)) {
+    Argv info;
+    info.emplace_back("INFO");
+    send(ri, std::move(info), [this](Instance& x, RedisReply& r) {
       if (r.type != RedisReply::Type::String) return;
       x.info.swap(r.str);  // kept as the last INFO seen, without copying it
       refreshInfo(x, x.info);
     });
   }
-  if (now - ri.link.lastPongTime > pingPeriod && now - ri.link.lastPingTime > pingPeriod / 2) sendPing(ri);
-  if (now - ri.lastPubTime > kPublishPeriod) sendHello(ri);
+  if (now >= pingDueAt(ri)) sendPing(ri);
+  if (now >= helloDueAt(ri)) sendHello(ri);
 }
 
 // --- availability ------------------------------------------------------------------------------
 
 void SentinelNode::checkSdown(Instance& ri) {
   const std::int64_t now = mstime();
-  Link& link = ri.link;
-  std::int64_t elapsed = 0;
-  if (link.actPingTime)
-    elapsed = now - link.actPingTime;
-  else if (link.disconnected)
-    elapsed = now - link.lastAvailTime;
+  const bool down = now >= sdownFrom(ri);  // as the links are before the closes below
   // A command link with a long-pending PING is torn down and rebuilt.
-  if (link.cc != 0 && now - link.ccConnTime > kMinLinkReconnectPeriod && link.actPingTime != 0 &&
-      now - link.actPingTime > ri.downAfter / 2 && now - link.lastPongTime > ri.downAfter / 2)
-    closeCc(ri);
+  if (now >= closeCcDueAt(ri)) closeCc(ri);
   // So is a pub/sub link that stayed silent (we hear our own hellos on it).
-  if (link.pc != 0 && now - link.pcConnTime > kMinLinkReconnectPeriod &&
-      now - link.pcLastActivity > kPublishPeriod * 3)
-    closePc(ri);
-  const bool down = elapsed > ri.downAfter ||
-                    ((ri.flags & kMaster) && ri.roleReported == kSlave &&
-                     now - ri.roleReportedTime > ri.downAfter + kInfoPeriod * 2);
+  if (now >= closePcDueAt(ri)) closePc(ri);
   if (down) {
     if (!(ri.flags & kSDown)) {
       event("+sdown", &ri);
@@ -347,6 +553,7 @@ void SentinelNode::askOthers(Instance& m, bool forced) {
                r.elements[2].type != RedisReply::Type::Integer)
              return;
            x.lastMasterDownReplyTime = mstime();
+           unplan(*x.master);  // its ODOWN counts the answers
            if (r.elements[0].integer == 1) x.flags |= kMasterDown;
            else x.flags &= ~kMasterDown;
            if (r.elements[1].str != "*") {
@@ -387,77 +594,90 @@ bool SentinelNode::sendSlaveOf(Instance& ri, const std::string& host, int port) 
 
 void SentinelNode::refreshInfo(Instance& ri, const std::string& info) {
   const std::int64_t now = mstime();
+  // No plan to redo here but ri's (after the reply): what INFO changes of its master
+  // happens during a failover (when the master is not planned), forceHelloUpdate unplans
+  // those it moves, and a new replica is made without a plan.
   ri.masterLinkDownTime = 0;
   int role = 0;
   std::size_t pos = 0;
   while (pos < info.size()) {
-    std::size_t e = info.find("\r\n", pos);
-    if (e == std::string::npos) e = info.size();
+    const std::size_t e = lineEnd(info, pos);
     const std::string_view l(info.data() + pos, e - pos);
     pos = e + 2;
-    // Every field read below starts with 'm', 'r' or 's': most lines are passed over here.
-    if (l.empty() || (l[0] != 'm' && l[0] != 'r' && l[0] != 's')) continue;
-    auto starts = [&l](std::string_view p) { return l.size() >= p.size() && l.substr(0, p.size()) == p; };
-    if (l.size() >= 47 && starts("run_id:")) {
-      const std::string id(l.substr(7, 40));
-      if (ri.runid.empty()) {
-        ri.runid = id;
-      } else if (ri.runid != id) {
-        event("+reboot", &ri);
-        ri.runid = id;
-      }
-    }
-    if ((ri.flags & kMaster) && l.size() >= 7 && starts("slave") && std::isdigit(static_cast<unsigned char>(l[5]))) {
-      auto ipAt = l.find("ip=");
-      auto portAt = l.find("port=");
-      if (ipAt != std::string_view::npos && portAt != std::string_view::npos) {
-        std::string_view ipv = l.substr(ipAt + 3);
-        ipv = ipv.substr(0, ipv.find(','));
-        std::string_view pv = l.substr(portAt + 5);
-        pv = pv.substr(0, pv.find(','));
-        auto p = parseInt(pv);
-        const std::string key = std::string(ipv) + ":" + std::string(pv);
-        if (p && !ri.slaves.count(key)) {
-          if (Instance* s = createInstance("", kSlave, std::string(ipv), static_cast<int>(*p), ri.quorum, &ri))
-            event("+slave", s);
+    if (l.empty()) continue;
+    auto starts = [&l](const auto& p) { return startsWith(l, p); };
+    // Every field read below starts with 'm', 'r' or 's', and no line starts with two of
+    // their names: a line is matched against the names of its first letter only.
+    switch (l[0]) {
+      case 'r':
+        if (l.size() >= 47 && starts("run_id:")) {
+          const std::string_view id = l.substr(7, 40);
+          if (ri.runid.empty()) {
+            ri.runid = id;
+          } else if (ri.runid != id) {
+            event("+reboot", &ri);
+            ri.runid = id;
+          }
+        } else if (starts("role:master")) {
+          role = kMaster;
+        } else if (starts("role:slave")) {
+          role = kSlave;
+        } else if (role == kSlave && starts("replica_announced:")) {
+          auto v = parseInt(l.substr(18));
+          ri.replicaAnnounced = v ? static_cast<int>(*v) : 0;
         }
-      }
-    }
-    if (l.size() >= 32 && starts("master_link_down_since_seconds")) {
-      auto v = parseInt(l.substr(31));
-      ri.masterLinkDownTime = v ? *v * 1000 : 0;
-    }
-    if (starts("role:master")) role = kMaster;
-    else if (starts("role:slave")) role = kSlave;
-    if (role == kSlave) {
-      if (starts("master_host:")) {
-        const std::string h(l.substr(12));
-        if (ri.slaveMasterHost.empty() || !iequals(h, ri.slaveMasterHost)) {
-          ri.slaveMasterHost = h;
-          ri.slaveConfChangeTime = now;
+        break;
+      case 'm':
+        if (l.size() >= 32 && starts("master_link_down_since_seconds")) {
+          auto v = parseInt(l.substr(31));
+          ri.masterLinkDownTime = v ? *v * 1000 : 0;
+        } else if (role == kSlave) {
+          if (starts("master_host:")) {
+            const std::string_view h = l.substr(12);
+            if (ri.slaveMasterHost.empty() || !iequals(h, ri.slaveMasterHost)) {
+              ri.slaveMasterHost = h;
+              ri.slaveConfChangeTime = now;
+            }
+          } else if (starts("master_port:")) {
+            auto p = parseInt(l.substr(12));
+            const int port = p ? static_cast<int>(*p) : 0;
+            if (ri.slaveMasterPort != port) {
+              ri.slaveMasterPort = port;
+              ri.slaveConfChangeTime = now;
+            }
+          } else if (starts("master_link_status:")) {
+            ri.slaveMasterLinkUp = iequals(l.substr(19), "up");
+          }
         }
-      }
-      if (starts("master_port:")) {
-        auto p = parseInt(l.substr(12));
-        const int port = p ? static_cast<int>(*p) : 0;
-        if (ri.slaveMasterPort != port) {
-          ri.slaveMasterPort = port;
-          ri.slaveConfChangeTime = now;
+        break;
+      case 's':
+        if ((ri.flags & kMaster) && l.size() >= 7 && starts("slave") && std::isdigit(static_cast<unsigned char>(l[5]))) {
+          auto ipAt = l.find("ip=");
+          auto portAt = l.find("port=");
+          if (ipAt != std::string_view::npos && portAt != std::string_view::npos) {
+            std::string_view ipv = l.substr(ipAt + 3);
+            ipv = ipv.substr(0, ipv.find(','));
+            std::string_view pv = l.substr(portAt + 5);
+            pv = pv.substr(0, pv.find(','));
+            auto p = parseInt(pv);
+            const std::string key = std::string(ipv) + ":" + std::string(pv);
+            if (p && !ri.slaves.count(key)) {
+              if (Instance* s = createInstance("", kSlave, std::string(ipv), static_cast<int>(*p), ri.quorum, &ri))
+                event("+slave", s);
+            }
+          }
+        } else if (role == kSlave) {
+          if (starts("slave_priority:")) {
+            auto v = parseInt(l.substr(15));
+            ri.slavePriority = v ? static_cast<int>(*v) : 0;
+          } else if (starts("slave_repl_offset:")) {
+            auto v = parseInt(l.substr(18));
+            ri.slaveReplOffset = v ? *v : 0;
+          }
         }
-      }
-      if (starts("master_link_status:")) ri.slaveMasterLinkUp = iequals(l.substr(19), "up");
-      if (starts("slave_priority:")) {
-        auto v = parseInt(l.substr(15));
-        ri.slavePriority = v ? static_cast<int>(*v) : 0;
-      }
-      if (starts("slave_repl_offset:")) {
-        auto v = parseInt(l.substr(18));
-        ri.slaveReplOffset = v ? *v : 0;
-      }
-      if (starts("replica_announced:")) {
-        auto v = parseInt(l.substr(18));
-        ri.replicaAnnounced = v ? static_cast<int>(*v) : 0;
-      }
+        break;
+      default:
+        break;
     }
   }
   ri.infoRefresh = now;
@@ -522,8 +742,9 @@ void SentinelNode::refreshInfo(Instance& ri, const std::string& info) {
 // --- what hello messages say --------------------------------------------------------------
 
 const SentinelNode::HelloSeen* SentinelNode::seenHello(std::string_view hello) const {
-  for (const HelloSeen& h : helloSeen_)
-    if (h.text == hello) return &h;
+  // Newest first: the hellos peers send now were remembered last, older ones wait to go.
+  for (auto it = helloSeen_.rbegin(); it != helloSeen_.rend(); ++it)
+    if (it->text == hello) return &*it;
   return nullptr;
 }
 
@@ -549,7 +770,8 @@ SentinelNode::HelloSeen& SentinelNode::rememberHello(std::string_view hello) {
 }
 
 void SentinelNode::processHello(std::string_view hello, const HelloSeen* seen) {
-  if (seen && repeatHello(*seen)) return;
+  if (seen && repeatHello(*seen)) return;  // only the hello time: no plan looks at it
+  unplanAll();  // sentinels come and go, masters move
   std::array<std::string_view, 8> tok;
   if (!helloFields(hello, tok)) return;
   Instance* m = masterByName(std::string(tok[4]));

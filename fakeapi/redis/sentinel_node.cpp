@@ -141,6 +141,7 @@ SentinelNode::Instance* SentinelNode::createInstance(const std::string& name, in
   ri->slaveConfChangeTime = now;
   Instance* raw = ri.get();
   byUid_.set(raw->uid, raw);
+  unplanAll();  // its master's plan reads its sentinels
   table.emplace(key, std::move(ri));
   return raw;
 }
@@ -153,10 +154,6 @@ void SentinelNode::releaseChildren(Instance& m) {
       byUid_.erase(ri->uid);
     }
   }
-}
-
-SentinelNode::Instance* SentinelNode::byUid(std::uint64_t uid) const {
-  return byUid_.find(uid);
 }
 
 SentinelNode::Instance* SentinelNode::masterByName(const std::string& name) const {
@@ -172,6 +169,7 @@ SentinelNode::Instance* SentinelNode::masterByAddr(const std::string& host, int 
 
 void SentinelNode::resetMaster(Instance& m, bool keepSentinels, bool ev) {
   const std::int64_t now = mstime();
+  unplanAll();
   for (auto& [k, ri] : m.slaves) {
     closeCc(*ri);
     closePc(*ri);
@@ -231,10 +229,14 @@ void SentinelNode::resetMasterAndChangeAddress(Instance& m, const std::string& h
   }
 }
 
+const SentinelNode::Instance& SentinelNode::currentMasterAt(const Instance& m) {
+  if ((m.flags & kFailoverInProgress) && m.promotedSlave && m.failoverState >= kReconfSlaves) return *m.promotedSlave;
+  return m;
+}
+
 std::pair<std::string, int> SentinelNode::currentMasterAddress(const Instance& m) const {
-  if ((m.flags & kFailoverInProgress) && m.promotedSlave && m.failoverState >= kReconfSlaves)
-    return {m.promotedSlave->host, m.promotedSlave->port};
-  return {m.host, m.port};
+  const Instance& at = currentMasterAt(m);
+  return {at.host, at.port};
 }
 
 std::string SentinelNode::describe(const Instance& ri) const {
@@ -245,6 +247,7 @@ std::string SentinelNode::describe(const Instance& ri) const {
 }
 
 void SentinelNode::event(const std::string& type, const Instance* ri, const std::string& extra) {
+  ++activity_;
   std::string msg = ri ? describe(*ri) : std::string();
   if (!extra.empty()) msg += (msg.empty() ? "" : " ") + extra;
   record(type + " " + msg);

@@ -15,6 +15,7 @@
 // - instances that disappear stay listed (s_down) until SENTINEL RESET.
 // Events (+sdown, +odown, +switch-master, ...) go to the trace as Sentinel logs them, and
 // to subscribers of the event's channel.
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -106,6 +107,14 @@ class SentinelNode final : public SimProcess {
   // as a client subscribed to every event channel would see them, without the network hop.
   using EventListener = std::function<void(const SentinelNode&, const std::string& type, const std::string& msg)>;
   void setEventListener(EventListener l) { listener_ = std::move(l); }
+  // For tests of the timer's plans: the timer also runs the instances it would pass by, and
+  // counts the runs that did something (a plan that skipped work: must stay 0).
+  void checkTimerPlans(bool on) { checkPlans_ = on; }
+  std::uint64_t timerPlanMisses() const { return planMisses_; }
+  std::uint64_t timerPlanSkips() const { return planSkips_; }
+  // A SENTINEL subcommand is about to run: one that may change what the timer acts on
+  // voids the timer's plans.
+  void noteSentinelCommand(std::string_view sub);
 
  protected:
   void onBoot() override;
@@ -124,6 +133,7 @@ class SentinelNode final : public SimProcess {
   enum FailoverState { kNone = 0, kWaitStart, kSelectSlave, kSendSlaveofNoone, kWaitPromotion,
                        kReconfSlaves, kUpdateConfig };
   struct Link {
+    bool operator==(const Link&) const = default;
     bool disconnected = true;
     int pendingCommands = 0;
     ConnId cc = 0, pc = 0;
@@ -170,6 +180,18 @@ class SentinelNode final : public SimProcess {
                  failoverDelayLogged = 0;
     Instance* promotedSlave = nullptr;
     std::string info;
+    // master: our hello for it, as last written, and what it was written from (the same
+    // text goes to the master and every replica and sentinel of it every 2 s).
+    struct Hello {
+      std::string text;
+      std::uint64_t currentEpoch = 0, configEpoch = 0;
+      std::string host;
+      int port = -1;  // none written yet
+    } hello;
+    // The timer's plan for it (see planFor): while planGen is the node's planGen_, the
+    // timer has nothing to do for it before planDue.
+    std::int64_t planDue = 0;
+    std::uint64_t planGen = 0;
   };
   struct Client {
     std::set<std::string> channels;
@@ -182,21 +204,58 @@ class SentinelNode final : public SimProcess {
   Instance* createInstance(const std::string& name, int flags, const std::string& host, int port, int quorum,
                            Instance* master);
   void releaseChildren(Instance& m);
-  Instance* byUid(std::uint64_t uid) const;
+  Instance* byUid(std::uint64_t uid) const { return byUid_.find(uid); }  // every reply and push
   Instance* masterByName(const std::string& name) const;
   Instance* masterByAddr(const std::string& host, int port) const;
   void resetMaster(Instance& m, bool keepSentinels, bool event);
   int resetByPattern(const std::string& pattern);
   void resetMasterAndChangeAddress(Instance& m, const std::string& host, int port);
   std::pair<std::string, int> currentMasterAddress(const Instance& m) const;
+  // The instance whose host and port currentMasterAddress(m) gives (no copies).
+  static const Instance& currentMasterAt(const Instance& m);
   void event(const std::string& type, const Instance* ri, const std::string& extra = {});
   std::string describe(const Instance& ri) const;
 
   // links and periodic commands (sentinel_monitor.cpp)
+  //
+  // Each timer rule as the time from which it acts on an instance, given the instance's
+  // state: the timer acts when now >= that time, and plans (planFor) from the earliest.
+  static constexpr std::int64_t kNever = INT64_MAX, kAlways = INT64_MIN;
+  static std::int64_t reconnectDueAt(const Instance& ri);
+  static std::int64_t infoDueAt(const Instance& ri);
+  static std::int64_t pingDueAt(const Instance& ri);
+  static std::int64_t helloDueAt(const Instance& ri);
+  static std::int64_t closeCcDueAt(const Instance& ri);
+  static std::int64_t closePcDueAt(const Instance& ri);
+  static std::int64_t sdownFrom(const Instance& ri);  // from then on checkSdown finds it down
+  // The earliest time from which handleInstance(ri) could do anything, if nothing but the
+  // clock changes; <= now when it could act now.
+  std::int64_t planFor(const Instance& ri, std::int64_t now) const;
+  void replan(Instance& ri) {
+    ri.planGen = planGen_;
+    ri.planDue = planFor(ri, mstime());
+    wake_ = std::min(wake_, ri.planDue);
+  }
+  void unplan(Instance& ri) {
+    ri.planDue = kAlways;
+    wake_ = kAlways;
+  }
+  // Something changed that plans of other instances may depend on: every one is redone.
+  void unplanAll() {
+    ++planGen_;
+    wake_ = kAlways;
+  }
+  // The timer may pass ri by (its plan holds, and nothing outside ri it depends on moved).
+  bool quiet(const Instance& ri, std::int64_t now) const;
+  // checkPlans_ mode: runs ri, which the plans pass by, and counts it if it did something
+  // (what probe sees changed).
+  void checkQuietRun(Instance& ri, std::int64_t now, bool allQuiet);
+  std::vector<std::int64_t> probe(const Instance& ri) const;
   void timer();
   void scheduleTimer();
-  void checkTilt();
-  void handleAll();
+  // now: mstime() when the tick started (the simulated clock stands still during it).
+  void checkTilt(std::int64_t now);
+  void handleAll(std::int64_t now);
   void handleInstance(Instance& ri);
   void reconnect(Instance& ri);
   void closeCc(Instance& ri);
@@ -294,6 +353,12 @@ class SentinelNode final : public SimProcess {
     std::uint64_t currentEpoch = 0, masterConfigEpoch = 0;
   };
   std::vector<HelloSeen> helloSeen_;
+  std::uint64_t planGen_ = 1;  // instances start with planGen 0: no plan
+  // The earliest plan of all instances: until then a tick has nothing to do.
+  std::int64_t wake_ = kAlways;
+  bool checkPlans_ = false;
+  std::uint64_t planMisses_ = 0, planSkips_ = 0;
+  std::uint64_t activity_ = 0;  // commands sent and events: what a probe sees of a tick
   std::map<ConnId, Client> clients_;
   std::map<std::string, std::set<ConnId>> channels_;
   EventListener listener_;

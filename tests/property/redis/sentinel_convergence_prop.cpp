@@ -69,6 +69,9 @@ struct Outcome {
   bool converged = false;
   std::string why;
   std::int64_t convergedAfterMs = -1;
+  // Timer runs that did something where the sentinel's timer plans would have passed
+  // them by (SentinelNode::checkTimerPlans): must be 0.
+  std::uint64_t planMisses = 0;
 };
 
 Outcome play(std::uint64_t seed, const std::vector<Fault>& faults) {
@@ -82,6 +85,7 @@ Outcome play(std::uint64_t seed, const std::vector<Fault>& faults) {
   o.downAfterMs = 5000;
   o.failoverTimeoutMs = 10000;
   Topology t(sim, o);
+  for (SentinelNode* s : sim.sentinels()) s->checkTimerPlans(true);
   loop.runUntil([&] { return t.converged() && t.sentinelListsExact(); }, loop.now() + seconds(60));
   const TimePoint base = loop.now();
   TimePoint lastEnd = base;
@@ -147,6 +151,7 @@ Outcome play(std::uint64_t seed, const std::vector<Fault>& faults) {
   } else {
     t.converged(&out.why);
   }
+  for (SentinelNode* s : sim.sentinels()) out.planMisses += s->timerPlanMisses();
   if (dump)
     for (const auto& e : trace.entries())
       std::printf("%s %s | %s\n", formatLoopTime(e.time).c_str(), e.component.c_str(), e.text.c_str());
@@ -169,6 +174,7 @@ TEST(SentinelConvergence, AfterAnyHealedFaultScheduleTheSentinelsAgreeOnOneMaste
         const Outcome o = play(seed, faults);
         RC_TAG(o.failedOver ? "master changed" : "same master",
                o.convergedAfterMs < 0 ? "-" : o.convergedAfterMs < 30000 ? "converged < 30 s" : "converged >= 30 s");
+        if (o.planMisses != 0) RC_FAIL(fmt::format("{} timer runs the sentinels' plans would have missed", o.planMisses));
         if (!o.converged)
           RC_FAIL(fmt::format("not converged {} after the heal: {}",
                               o.convergedAfterMs < 0 ? "within the bound" : "for good", o.why));
@@ -190,6 +196,7 @@ TEST(SentinelConvergence, SentinelCrashDuringAFailoverOfAHungMaster) {
                                      {Fault::HangRedis, 0, 22, 6}, {Fault::CrashRedis, 1, 0, 2}};
   const Outcome o = play(35, faults);
   EXPECT_TRUE(o.converged) << o.why;
+  EXPECT_EQ(o.planMisses, 0u);
 }
 
 TEST(SentinelConvergence, OldMasterPartitionedWithASentinel) {
@@ -197,6 +204,7 @@ TEST(SentinelConvergence, OldMasterPartitionedWithASentinel) {
                                      {Fault::HangSentinel, 0, 1, 1}};
   const Outcome o = play(1, faults);
   EXPECT_TRUE(o.converged) << o.why;
+  EXPECT_EQ(o.planMisses, 0u);
 }
 
 TEST(SentinelConvergence, ASchedulePlaysTheSameTwice) {
