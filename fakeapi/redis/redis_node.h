@@ -67,6 +67,8 @@ class RedisNode final : public SimProcess {
   // redis-server already wrote to the kernel, the AOF loses what was not fsynced yet.
   void powerLoss();
   RedisReply executeAdmin(const Argv& argv, const std::string& password) override;
+  std::optional<RedisReply> adminReplicationInfo(const Argv& argv, const std::string& password,
+                                                 ReplicationInfo& out) override;
 
   // --- inspection for tests, checkers and the kubelet (not through the network) -------
   bool isMaster() const { return masterHost_.empty(); }
@@ -257,6 +259,10 @@ class RedisNode final : public SimProcess {
   void infoMemory(std::string& out);
   void infoStats(std::string& out);
   void infoKeyspace(std::string& out);
+  // What infoReplication writes, as parseReplicationInfo reads it back; false, `out`
+  // untouched, when a text value would not read back as it is (INFO must then be written).
+  bool replicationFields(ReplicationInfo& out) const;
+  ReplicationInfo* replicationOut_ = nullptr;  // set while adminReplicationInfo runs INFO
 
   Random rng_;
   RedisNodeOptions opts_;

@@ -98,4 +98,13 @@ Result<std::optional<RedisReply>> SimRedisAdmin::sentinelInstances(const RedisEn
   });
 }
 
+// The fields go straight from the node to `out` when it can give them; everything else is
+// as for command().
+Result<std::optional<RedisReply>> SimRedisAdmin::replicationInfo(const RedisEndpoint& to, std::string_view password,
+                                                                 ReplicationInfo& out) {
+  static const Argv kInfoReplication{"INFO", "replication"};
+  return send(to, kInfoReplication, password,
+              [&](SimProcess* p) { return p->adminReplicationInfo(kInfoReplication, std::string(password), out); });
+}
+
 }  // namespace kun::redissim

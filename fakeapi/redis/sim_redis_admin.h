@@ -32,6 +32,8 @@ class SimRedisAdmin final : public RedisAdmin {
                              std::string_view password = {}) override;
   Result<std::optional<RedisReply>> sentinelInstances(const RedisEndpoint& to, const std::vector<std::string>& argv,
                                                       SentinelFieldSink& sink) override;
+  Result<std::optional<RedisReply>> replicationInfo(const RedisEndpoint& to, std::string_view password,
+                                                    ReplicationInfo& out) override;
 
   const std::string& clientIp() const { return clientIp_; }
   std::uint64_t calls() const { return calls_; }
