@@ -66,15 +66,15 @@ std::string RedisNode::infoText(const std::string& section) {
 }
 
 void RedisNode::appendViewDigest(ViewHash& out) const {
-  digest(out, state(), loading(), isMaster(), masterHost_, masterPort_, link_.state, config_.str("requirepass"),
-         config_.integer("replica-priority"), config_.flag("replica-read-only"), config_.flag("replica-announced"),
+  digest(out, state(), loading(), isMaster(), masterHost_, masterPort_, link_.state, hot_.requirepass,
+         hot_.replicaPriority, hot_.readOnly, hot_.replicaAnnounced,
          failoverState_, replId_, goodReplicas_, replicas_.size());
   for (const auto& [c, r] : replicas_) digest(out, r.ip, r.port, r.state);
 }
 
 void RedisNode::infoServer(std::string& out) {
   const std::int64_t up = (nowMs() - bootMs_) / 1000;
-  const std::int64_t hz = config_.integer("hz");
+  const std::int64_t hz = hot_.hz;
   const std::int64_t wall = loop().wallMicros();
   TextOut(out) << kInfoServerHead << "redis_mode:standalone\r\n" << kInfoServerHost
                << "process_id:" << processId_ << "\r\n"
@@ -98,7 +98,7 @@ void RedisNode::infoClients(std::string& out) {
   TextOut(out) << "# Clients\r\n"
                   "connected_clients:" << clients_.size() - replicas_.size() << "\r\n"
                   "cluster_connections:0\r\n"
-                  "maxclients:" << config_.integer("maxclients") << "\r\n"
+                  "maxclients:" << hot_.maxclients << "\r\n"
                   "client_recent_max_input_buffer:20480\r\n"
                   "client_recent_max_output_buffer:0\r\n"
                   "blocked_clients:" << pausedWrites_.size() << "\r\n"
@@ -109,7 +109,7 @@ void RedisNode::infoClients(std::string& out) {
 
 void RedisNode::infoMemory(std::string& out) {
   const std::int64_t used = 870000 + rdbSizeBytes() * 2;
-  const std::int64_t max = config_.integer("maxmemory");
+  const std::int64_t max = hot_.maxmemory;
   TextOut t(out);
   t << "# Memory\r\n"
        "used_memory:" << used << "\r\n"
@@ -118,7 +118,7 @@ void RedisNode::infoMemory(std::string& out) {
                        "maxmemory:" << max << "\r\n"
                        "maxmemory_human:";
   t.megabytes(max) << "M\r\n"
-                      "maxmemory_policy:" << config_.str("maxmemory-policy") << "\r\n"
+                      "maxmemory_policy:" << hot_.maxmemoryPolicy << "\r\n"
                       "mem_allocator:jemalloc-5.3.0\r\n";
 }
 
@@ -195,9 +195,9 @@ void RedisNode::infoReplication(std::string& out) {
       t << "master_link_down_since_seconds:"
         << (link_.downSinceMs != 0 ? (now - link_.downSinceMs) / 1000 : -1) << "\r\n";
     }
-    t << "slave_priority:" << config_.integer("replica-priority") << "\r\n"
+    t << "slave_priority:" << hot_.replicaPriority << "\r\n"
          "slave_read_only:" << (hot_.readOnly ? 1 : 0) << "\r\n"
-         "replica_announced:" << (config_.flag("replica-announced") ? 1 : 0) << "\r\n";
+         "replica_announced:" << (hot_.replicaAnnounced ? 1 : 0) << "\r\n";
   }
   t << "connected_slaves:" << replicas_.size() << "\r\n";
   if (hot_.minReplicas > 0 && hot_.minLag > 0) t << "min_slaves_good_slaves:" << goodReplicas_ << "\r\n";
@@ -250,7 +250,7 @@ bool RedisNode::replicationFields(ReplicationInfo& r) const {
   if (!readsBackAtLineEnd(replId_) || !readsBackAtLineEnd(replId2_)) return false;
   for (const auto& [c, rep] : replicas_)  // an entry is split at commas, its line at line breaks
     if (rep.ip.find_first_of(",\n") != std::string::npos) return false;
-  const std::int64_t priority = isMaster() ? 100 : config_.integer("replica-priority");
+  const std::int64_t priority = isMaster() ? 100 : hot_.replicaPriority;
   if (!isMaster() && (!readsBackAtLineEnd(masterHost_) || priority < std::numeric_limits<int>::min() ||
                         priority > std::numeric_limits<int>::max())) return false;
 

@@ -162,10 +162,14 @@ class RedisNode final : public SimProcess {
                        kNoMulti = 32;
   // The command named (in any case), or nullptr.
   static const Command* findCommand(std::string_view name);
-  // Settings read on every command, cached from config_ (refreshed on every change).
+  // Settings read on every command, INFO and view digest, cached from config_ (refreshed
+  // on every change, and from the start).
   struct HotConfig {
     std::int64_t backlogSize = 0, minReplicas = 0, minLag = 0;
     bool readOnly = true, serveStale = true, needsAuth = false, appendonly = false, fsyncAlways = false;
+    std::int64_t hz = 0, maxclients = 0, maxmemory = 0, replicaPriority = 0;
+    bool replicaAnnounced = true;
+    std::string requirepass, maxmemoryPolicy;
   };
   void refreshHotConfig();
   void recountData();
