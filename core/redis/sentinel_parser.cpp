@@ -192,7 +192,16 @@ void SentinelReader<Info>::beginEntry() {
   Info& info = out_.emplace_back();
   if constexpr (Kind<Info>::kKeepsFields) info.fields.reserve(48, 768);
   seen_ = 0;
+  next_ = 0;
   badSlot_ = kNoSlot;
+}
+
+template <class Info>
+std::size_t SentinelReader<Info>::slotOf(std::string_view key) {
+  constexpr const auto& K = Kind<Info>::kKeys;
+  const std::size_t slot = K.is(next_, key) ? next_ : K.indexOf(key);
+  if (slot < K.size()) next_ = slot + 1;
+  return slot;
 }
 
 template <class Info>
@@ -210,14 +219,14 @@ template <class Info>
 void SentinelReader<Info>::field(std::string_view key, std::string_view value) {
   if (failed()) return;
   if constexpr (Kind<Info>::kKeepsFields) out_.back().fields.add(key, value);
-  take(Kind<Info>::kKeys.indexOf(key), value);
+  take(slotOf(key), value);
 }
 
 template <class Info>
 void SentinelReader<Info>::number(std::string_view key, std::int64_t value) {
   if (failed()) return;
   if constexpr (Kind<Info>::kKeepsFields) out_.back().fields.add(key, Digits(value).view());
-  take(Kind<Info>::kKeys.indexOf(key), value);
+  take(slotOf(key), value);
 }
 
 template <class Info>

@@ -168,9 +168,13 @@ class SentinelReader final : public SentinelFieldSink {
   // or as the number the sender held.
   template <class V>
   void take(std::size_t slot, V value);
+  // The slot of `key`: senders list the keys in one order, so the key after the last one
+  // found is tried before the search.
+  std::size_t slotOf(std::string_view key);
 
   std::vector<Info> out_;
   std::uint32_t seen_ = 0;  // slots (of the kind's keys) the entry being read has given
+  std::size_t next_ = 0;    // the slot after the last key found
   std::size_t badSlot_ = kNoSlot;  // its first field, in key order, whose number is bad
   std::string badText_;
   Error error_;
