@@ -72,6 +72,12 @@ std::string redactedCommand(const Argv& argv) {
 SimRedisAdmin::SimRedisAdmin(Fabric& fabric, std::string clientIp, Trace* trace)
     : fabric_(fabric), clientIp_(std::move(clientIp)), clientId_(fabric.net().intern(clientIp_)), trace_(trace) {}
 
+NetNodeId SimRedisAdmin::nodeOf(const std::string& host) {
+  auto it = nodes_.find(host);
+  if (it == nodes_.end()) it = nodes_.emplace(host, fabric_.net().intern(host)).first;
+  return it->second;
+}
+
 // One command from the operator's address, as command() describes; run(p) executes it on
 // the process p it reached and gives the answer.
 template <class Run>
@@ -82,7 +88,7 @@ auto SimRedisAdmin::send(const RedisEndpoint& to, const Argv& argv, std::string_
   if (writes) ++writes_;
   if (trace_ && writes) trace_->record(fabric_.loop().now(), "admin " + clientIp_, to.toString() + " " + redactedCommand(argv));
   NetworkModel& net = fabric_.net();
-  const NetNodeId server = net.intern(to.host);
+  const NetNodeId server = nodeOf(to.host);
   if (!net.probe(clientId_, server))
     return makeError(Reason::Timeout, "connect to " + to.toString() + ": timed out");
   SimProcess* p = fabric_.listener(to);

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <utility>
 
 #include "core/redis/redis_admin.h"
@@ -45,9 +46,14 @@ class SimRedisAdmin final : public RedisAdmin {
   auto send(const RedisEndpoint& to, const Argv& argv, std::string_view password, Run run)
       -> Result<decltype(run(std::declval<SimProcess*>()))>;
 
+  // NetworkModel::intern(host), which never changes for an address, kept by host: intern
+  // searches a sorted table of every address, and every command looks its server up.
+  NetNodeId nodeOf(const std::string& host);
+
   Fabric& fabric_;
   std::string clientIp_;
   NetNodeId clientId_;
+  std::unordered_map<std::string, NetNodeId> nodes_;
   Trace* trace_;
   std::uint64_t calls_ = 0, writes_ = 0;
 };

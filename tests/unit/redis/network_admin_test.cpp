@@ -169,6 +169,25 @@ TEST(SimRedisAdmin, SameSeedSameTrace) {
 }
 
 
+// The admin keeps each server's network id: whichever host a fault isolates, only that one
+// times out, however the calls to the hosts alternate.
+TEST(SimRedisAdmin, EachHostReachedAsItsOwn) {
+  SimWorld w;
+  Topology t(w.sim, TopologyOptions{});
+  w.runFor(seconds(2));
+  for (int cut = 0; cut < t.redisCount(); ++cut) {
+    w.net.isolate(Topology::redisEp(cut).host);
+    for (int round = 0; round < 2; ++round) {
+      for (int i = 0; i < t.redisCount(); ++i) {
+        auto r = w.cmd(Topology::redisEp(i), {"PING"});
+        if (i == cut) EXPECT_TRUE(r.is(Reason::Timeout)) << i;
+        else EXPECT_TRUE(r.ok() && r->str == "PONG") << i;
+      }
+    }
+    w.net.heal();
+  }
+}
+
 // What counts as a read, in any case of the command and subcommand names.
 TEST(SimRedisAdmin, ReadOnlyCommandsInAnyCase) {
   for (const Argv& argv : std::vector<Argv>{{"INFO"}, {"info", "replication"}, {"Ping"}, {"ROLE"}, {"config", "GET", "x"},
