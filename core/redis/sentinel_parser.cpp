@@ -189,6 +189,9 @@ Result<std::vector<T>> listOf(const RedisReply& reply, std::string_view what) {
 // is the one read.
 template <class Info>
 void SentinelReader<Info>::beginEntry() {
+  // A cluster's lists are a few entries: room for them at once, not a move of each entry
+  // read so far at every growth.
+  if (out_.empty()) out_.reserve(4);
   Info& info = out_.emplace_back();
   if constexpr (Kind<Info>::kKeepsFields) info.fields.reserve(48, 768);
   seen_ = 0;
