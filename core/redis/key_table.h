@@ -7,7 +7,9 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string_view>
+#include <type_traits>
 
 namespace kun {
 
@@ -41,11 +43,34 @@ class KeyTable {
   std::size_t indexOf(std::string_view key) const {
     if (key.size() > kMaxLength) return N;
     for (std::size_t j = first_[key.size()]; j < first_[key.size() + 1]; ++j)
-      if (keys_[byLength_[j]] == key) return byLength_[j];
+      if (sameBytes(keys_[byLength_[j]].data(), key.data(), key.size())) return byLength_[j];
     return N;
+  }
+  // Whether `key` is the table's key i (a guess checked without the search).
+  bool is(std::size_t i, std::string_view key) const {
+    return i < N && keys_[i].size() == key.size() && sameBytes(keys_[i].data(), key.data(), key.size());
   }
 
  private:
+  // a[0, n) == b[0, n) for n <= kMaxLength, in a few word compares (two loads from each end,
+  // overlapping) rather than a memcmp call: keys are looked up once per field of a reply.
+  static bool sameBytes(const char* a, const char* b, std::size_t n) {
+    if (n >= 8) {
+      if (n > 16 && (load<8>(a + 8) != load<8>(b + 8) || load<8>(a + n - 16) != load<8>(b + n - 16))) return false;
+      return load<8>(a) == load<8>(b) && load<8>(a + n - 8) == load<8>(b + n - 8);
+    }
+    if (n >= 4) return load<4>(a) == load<4>(b) && load<4>(a + n - 4) == load<4>(b + n - 4);
+    for (std::size_t i = 0; i < n; ++i)
+      if (a[i] != b[i]) return false;
+    return true;
+  }
+  template <std::size_t W>
+  static auto load(const char* p) {
+    std::conditional_t<W == 8, std::uint64_t, std::uint32_t> v;
+    std::memcpy(&v, p, W);
+    return v;
+  }
+
   std::array<std::string_view, N> keys_{};
   std::array<std::uint8_t, kMaxLength + 2> first_{};  // keys of length L: byLength_[first_[L], first_[L + 1])
   std::array<std::uint8_t, N> byLength_{};

@@ -42,6 +42,8 @@ struct RedisReply {
   std::string errorCode() const;
 };
 
+struct ReplicationInfo;  // info_parser.h
+
 // Takes the instances a SENTINEL MASTER, REPLICAS or SENTINELS reply lists (each a flat
 // [key, value, ...] array) one field at a time, in reply order; see SentinelReader.
 class SentinelFieldSink {
@@ -75,6 +77,18 @@ class RedisAdmin {
                                                               SentinelFieldSink& sink) {
     (void)sink;
     auto reply = command(to, argv);
+    if (!reply.ok()) return reply.error();
+    return std::optional<RedisReply>(std::move(*reply));
+  }
+  // INFO replication, sent with `password` as command() sends it, for a caller that reads
+  // the fields parseReplicationInfo takes from it. nullopt: they went to `out` as that
+  // parse gives them (an implementation that holds them, the simulator, need not write the
+  // text). Otherwise the reply itself, `out` untouched: this default always answers that way.
+  virtual Result<std::optional<RedisReply>> replicationInfo(const RedisEndpoint& to, std::string_view password,
+                                                            ReplicationInfo& out) {
+    (void)out;
+    static const std::vector<std::string> kInfoReplication{"INFO", "replication"};
+    auto reply = command(to, kInfoReplication, password);
     if (!reply.ok()) return reply.error();
     return std::optional<RedisReply>(std::move(*reply));
   }

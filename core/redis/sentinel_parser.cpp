@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <limits>
 
 #include "core/redis/key_table.h"
 #include "core/redis/reply_error.h"
@@ -45,23 +46,46 @@ constexpr bool kStartsWithCommonKeys =
 static_assert(kStartsWithCommonKeys<kMasterKeys> && kStartsWithCommonKeys<kReplicaKeys> &&
               kStartsWithCommonKeys<kPeerKeys>);
 
+// A value as it came: text (a reply's element) or a number the sender held (the simulator).
+// A number reads as its decimal text would: kept as that text in a text field, and in a
+// numeric field the same number when the field's type holds it, else not a number.
+struct Digits {
+  explicit Digits(std::int64_t v) : len(static_cast<std::size_t>(std::to_chars(buf, buf + sizeof buf, v).ptr - buf)) {}
+  std::string_view view() const { return {buf, len}; }
+  char buf[24];
+  std::size_t len;
+};
+
 template <class Int>
-bool optNum(std::string_view v, std::optional<Int>& out) {
+bool toInt(std::int64_t v, Int& out) {
+  if (v < std::numeric_limits<Int>::min() || v > std::numeric_limits<Int>::max()) return false;
+  out = static_cast<Int>(v);
+  return true;
+}
+
+void assignText(std::string& out, std::string_view v) { out.assign(v); }
+void assignText(std::string& out, std::int64_t v) { out.assign(Digits(v).view()); }
+
+SentinelFlags flagsOf(std::string_view v) { return SentinelFlags::parse(v); }
+SentinelFlags flagsOf(std::int64_t v) { return SentinelFlags::parse(Digits(v).view()); }
+
+template <class Int, class V>
+bool optNum(V v, std::optional<Int>& out) {
   Int n{};
   const bool ok = toInt(v, n);
   out = n;
   return ok;
 }
 
-// Sets the field of `slot` from its text; false when it is a number that does not parse.
-template <class Info>
-bool setCommon(Info& info, std::size_t slot, std::string_view v) {
+// Sets the field of `slot` from its value; false when it is a number that does not parse.
+template <class Info, class V>
+bool setCommon(Info& info, std::size_t slot, V v) {
   switch (slot) {
-    case 0: info.name.assign(v); return true;
-    case 1: info.ip.assign(v); return true;
+    case 0: assignText(info.name, v); return true;
+    case 1: assignText(info.ip, v); return true;
     case 2: return toInt(v, info.port);
-    case 3: info.runId.assign(v); return true;
-    default: info.flags = SentinelFlags::parse(v); return true;
+    case 3: assignText(info.runId, v); return true;
+    default: info.flags = flagsOf(v); return true;
   }
 }
 
@@ -79,10 +103,11 @@ struct KindOf {
 template <>
 struct Kind<SentinelMasterInfo> : KindOf<kMasterKeys, true> {
   static constexpr std::string_view kWhat = "SENTINEL MASTER";
-  static bool set(SentinelMasterInfo& m, std::size_t slot, std::string_view v) {
+  template <class V>
+  static bool set(SentinelMasterInfo& m, std::size_t slot, V v) {
     constexpr const auto& K = kKeys;
     switch (slot) {
-      case K.at("failover-state"): m.failoverState.assign(v); return true;
+      case K.at("failover-state"): assignText(m.failoverState, v); return true;
       case K.at("link-pending-commands"): return toInt(v, m.linkPendingCommands);
       case K.at("last-ping-sent"): return toInt(v, m.lastPingSentMs);
       case K.at("last-ok-ping-reply"): return toInt(v, m.lastOkPingReplyMs);
@@ -91,7 +116,7 @@ struct Kind<SentinelMasterInfo> : KindOf<kMasterKeys, true> {
       case K.at("o-down-time"): return optNum(v, m.oDownTimeMs);
       case K.at("down-after-milliseconds"): return toInt(v, m.downAfterMs);
       case K.at("info-refresh"): return toInt(v, m.infoRefreshMs);
-      case K.at("role-reported"): m.roleReported.assign(v); return true;
+      case K.at("role-reported"): assignText(m.roleReported, v); return true;
       case K.at("config-epoch"): return toInt(v, m.configEpoch);
       case K.at("num-slaves"): return toInt(v, m.numSlaves);
       case K.at("num-other-sentinels"): return toInt(v, m.numOtherSentinels);
@@ -106,15 +131,16 @@ struct Kind<SentinelMasterInfo> : KindOf<kMasterKeys, true> {
 template <>
 struct Kind<SentinelReplicaInfo> : KindOf<kReplicaKeys, false> {
   static constexpr std::string_view kWhat = "SENTINEL REPLICAS";
-  static bool set(SentinelReplicaInfo& s, std::size_t slot, std::string_view v) {
+  template <class V>
+  static bool set(SentinelReplicaInfo& s, std::size_t slot, V v) {
     constexpr const auto& K = kKeys;
     switch (slot) {
       case K.at("last-ok-ping-reply"): return toInt(v, s.lastOkPingReplyMs);
       case K.at("info-refresh"): return toInt(v, s.infoRefreshMs);
-      case K.at("role-reported"): s.roleReported.assign(v); return true;
+      case K.at("role-reported"): assignText(s.roleReported, v); return true;
       case K.at("master-link-down-time"): return toInt(v, s.masterLinkDownTimeMs);
-      case K.at("master-link-status"): s.masterLinkStatus.assign(v); return true;
-      case K.at("master-host"): s.masterHost.assign(v); return true;
+      case K.at("master-link-status"): assignText(s.masterLinkStatus, v); return true;
+      case K.at("master-host"): assignText(s.masterHost, v); return true;
       case K.at("master-port"): return toInt(v, s.masterPort);
       case K.at("slave-priority"): return toInt(v, s.slavePriority);
       case K.at("slave-repl-offset"): return toInt(v, s.slaveReplOffset);
@@ -132,11 +158,12 @@ struct Kind<SentinelReplicaInfo> : KindOf<kReplicaKeys, false> {
 template <>
 struct Kind<SentinelPeerInfo> : KindOf<kPeerKeys, false> {
   static constexpr std::string_view kWhat = "SENTINEL SENTINELS";
-  static bool set(SentinelPeerInfo& p, std::size_t slot, std::string_view v) {
+  template <class V>
+  static bool set(SentinelPeerInfo& p, std::size_t slot, V v) {
     constexpr const auto& K = kKeys;
     switch (slot) {
       case K.at("last-hello-message"): return toInt(v, p.lastHelloMessageMs);
-      case K.at("voted-leader"): p.votedLeader.assign(v); return true;
+      case K.at("voted-leader"): assignText(p.votedLeader, v); return true;
       case K.at("voted-leader-epoch"): return toInt(v, p.votedLeaderEpoch);
       default: return setCommon(p, slot, v);
     }
@@ -162,39 +189,47 @@ Result<std::vector<T>> listOf(const RedisReply& reply, std::string_view what) {
 // is the one read.
 template <class Info>
 void SentinelReader<Info>::beginEntry() {
+  // A cluster's lists are a few entries: room for them at once, not a move of each entry
+  // read so far at every growth.
+  if (out_.empty()) out_.reserve(4);
   Info& info = out_.emplace_back();
   if constexpr (Kind<Info>::kKeepsFields) info.fields.reserve(48, 768);
   seen_ = 0;
+  next_ = 0;
   badSlot_ = kNoSlot;
 }
 
 template <class Info>
-void SentinelReader<Info>::take(std::string_view key, std::size_t slot, std::string_view value) {
-  Info& info = out_.back();
-  if constexpr (Kind<Info>::kKeepsFields) info.fields.add(key, value);
+std::size_t SentinelReader<Info>::slotOf(std::string_view key) {
+  constexpr const auto& K = Kind<Info>::kKeys;
+  const std::size_t slot = K.is(next_, key) ? next_ : K.indexOf(key);
+  if (slot < K.size()) next_ = slot + 1;
+  return slot;
+}
+
+template <class Info>
+template <class V>
+void SentinelReader<Info>::take(std::size_t slot, V value) {
   if (slot >= Kind<Info>::kKeys.size() || (seen_ & (1u << slot)) != 0) return;
   seen_ |= 1u << slot;
-  if (!Kind<Info>::set(info, slot, value) && slot < badSlot_) {
+  if (!Kind<Info>::set(out_.back(), slot, value) && slot < badSlot_) {
     badSlot_ = slot;
-    badText_.assign(value);
+    assignText(badText_, value);
   }
 }
 
 template <class Info>
 void SentinelReader<Info>::field(std::string_view key, std::string_view value) {
   if (failed()) return;
-  take(key, Kind<Info>::kKeys.indexOf(key), value);
+  if constexpr (Kind<Info>::kKeepsFields) out_.back().fields.add(key, value);
+  take(slotOf(key), value);
 }
 
 template <class Info>
 void SentinelReader<Info>::number(std::string_view key, std::int64_t value) {
   if (failed()) return;
-  const std::size_t slot = Kind<Info>::kKeys.indexOf(key);
-  const bool read = slot < Kind<Info>::kKeys.size() && (seen_ & (1u << slot)) == 0;
-  if (!read && !Kind<Info>::kKeepsFields) return;  // not written out only to be dropped
-  char buf[24];
-  const auto end = std::to_chars(buf, buf + sizeof buf, value).ptr;
-  take(key, slot, std::string_view(buf, static_cast<std::size_t>(end - buf)));
+  if constexpr (Kind<Info>::kKeepsFields) out_.back().fields.add(key, Digits(value).view());
+  take(slotOf(key), value);
 }
 
 template <class Info>
@@ -275,15 +310,27 @@ std::string SentinelFieldList::operator[](std::string_view key) const {
   return v ? std::string(*v) : std::string();
 }
 
+namespace {
+
+// Calls fn(name) for each non-empty name of a comma-separated list, in order; stops when
+// fn is true and is true then.
+template <class Fn>
+bool forEachName(std::string_view text, Fn fn) {
+  while (!text.empty()) {
+    const auto comma = text.find(',');
+    const std::string_view n = text.substr(0, comma);
+    text = comma == std::string_view::npos ? std::string_view{} : text.substr(comma + 1);
+    if (!n.empty() && fn(n)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 SentinelFlags SentinelFlags::parse(std::string_view text) {
   SentinelFlags f;
-  if (!text.empty()) f.names.reserve(static_cast<std::size_t>(std::count(text.begin(), text.end(), ',')) + 1);
-  while (!text.empty()) {
-    auto comma = text.find(',');
-    std::string_view n = text.substr(0, comma);
-    text = comma == std::string_view::npos ? std::string_view{} : text.substr(comma + 1);
-    if (n.empty()) continue;
-    f.names.emplace_back(n);
+  f.text.assign(text);
+  forEachName(text, [&f](std::string_view n) {
     if (n == "master") f.master = true;
     else if (n == "slave") f.slave = true;
     else if (n == "sentinel") f.sentinel = true;
@@ -297,15 +344,22 @@ SentinelFlags SentinelFlags::parse(std::string_view text) {
     else if (n == "reconf_inprog") f.reconfInprog = true;
     else if (n == "reconf_done") f.reconfDone = true;
     else if (n == "force_failover") f.forceFailover = true;
-  }
+    return false;
+  });
   return f;
 }
 
 bool SentinelFlags::has(std::string_view name) const {
-  for (const auto& n : names) {
-    if (n == name) return true;
-  }
-  return false;
+  return forEachName(text, [name](std::string_view n) { return n == name; });
+}
+
+std::vector<std::string_view> SentinelFlags::names() const {
+  std::vector<std::string_view> out;
+  forEachName(text, [&out](std::string_view n) {
+    out.push_back(n);
+    return false;
+  });
+  return out;
 }
 
 Result<SentinelFields> parseSentinelFields(const RedisReply& reply) {

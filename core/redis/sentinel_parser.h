@@ -16,9 +16,9 @@
 
 namespace kun {
 
-// "s_down,o_down,master,disconnected" and the like. Unknown flags are kept in `names`.
+// "s_down,o_down,master,disconnected" and the like. Unknown flags are kept in `text`.
 struct SentinelFlags {
-  std::vector<std::string> names;
+  std::string text;  // as sent: one string, not one per name (read for every instance)
   bool master = false;
   bool slave = false;
   bool sentinel = false;
@@ -35,6 +35,7 @@ struct SentinelFlags {
 
   static SentinelFlags parse(std::string_view text);
   bool has(std::string_view name) const;
+  std::vector<std::string_view> names() const;  // the names in `text`, in order (no empty ones)
   bool down() const { return sDown || oDown; }
 };
 
@@ -144,8 +145,8 @@ Result<std::vector<SentinelPeerInfo>> parseSentinelSentinels(const RedisReply& r
 // Reads the instances of one kind (Info: SentinelMasterInfo, SentinelReplicaInfo or
 // SentinelPeerInfo) from a field feed: the parse* functions above feed it a reply's
 // elements, the simulator its instances directly (RedisAdmin::sentinelInstances). Either
-// way the result is the same, field for field and error for error: every value is read as
-// the text the reply carries.
+// way the result is the same, field for field and error for error: a number handed over
+// reads as its decimal text would (without writing it out where it is not kept).
 template <class Info>
 class SentinelReader final : public SentinelFieldSink {
  public:
@@ -163,10 +164,17 @@ class SentinelReader final : public SentinelFieldSink {
 
  private:
   static constexpr std::size_t kNoSlot = ~std::size_t{0};
-  void take(std::string_view key, std::size_t slot, std::string_view value);
+  // The value of the key at `slot` of the kind's table (its size: none of them), as text
+  // or as the number the sender held.
+  template <class V>
+  void take(std::size_t slot, V value);
+  // The slot of `key`: senders list the keys in one order, so the key after the last one
+  // found is tried before the search.
+  std::size_t slotOf(std::string_view key);
 
   std::vector<Info> out_;
   std::uint32_t seen_ = 0;  // slots (of the kind's keys) the entry being read has given
+  std::size_t next_ = 0;    // the slot after the last key found
   std::size_t badSlot_ = kNoSlot;  // its first field, in key order, whose number is bad
   std::string badText_;
   Error error_;

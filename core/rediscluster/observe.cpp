@@ -134,26 +134,28 @@ RedisNodeView observeRedis(RedisAdmin& admin, const PodInfo& pod, const std::vec
   for (std::size_t i = 0; i < tries.size(); ++i) {
     // Only the replication section: everything the view needs is there, and the default
     // sections cost the node several times as much to render and the operator to parse.
-    static const std::vector<std::string> kInfo{"INFO", "replication"};
-    auto reply = admin.command(ep, kInfo, tries[i]);
-    if (!reply.ok()) {
-      v.error = reply.error();
+    auto answer = admin.replicationInfo(ep, tries[i], v.replication);
+    if (!answer.ok()) {
+      v.replication = ReplicationInfo{};  // the node may have answered before the link failed
+      v.error = answer.error();
       return v;  // the transport failed: another password will not help
     }
-    if (passwordRefused(*reply)) {
-      v.error = errorFromReply(*reply);
-      continue;
+    if (const auto& reply = *answer) {  // the text, to parse here
+      if (passwordRefused(*reply)) {
+        v.error = errorFromReply(*reply);
+        continue;
+      }
+      if (reply->isError() || reply->type != RedisReply::Type::String) {
+        v.error = reply->isError() ? errorFromReply(*reply) : unexpectedReply("INFO", "a bulk string", *reply);
+        return v;
+      }
+      auto repl = parseReplicationInfo(std::string_view(reply->str));
+      if (!repl.ok()) {
+        v.error = repl.error();
+        return v;
+      }
+      v.replication = std::move(*repl);
     }
-    if (reply->isError() || reply->type != RedisReply::Type::String) {
-      v.error = reply->isError() ? errorFromReply(*reply) : unexpectedReply("INFO", "a bulk string", *reply);
-      return v;
-    }
-    auto repl = parseReplicationInfo(std::string_view(reply->str));
-    if (!repl.ok()) {
-      v.error = repl.error();
-      return v;
-    }
-    v.replication = std::move(*repl);
     v.replicaPriority = v.replication.slavePriority;
     v.password = static_cast<PasswordIndex>(i);
     v.reachable = true;

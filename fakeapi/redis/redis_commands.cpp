@@ -163,6 +163,12 @@ void RedisNode::applyWrite(const Argv& argv) {
 // --- INFO / ROLE / CONFIG / CLIENT ------------------------------------------------------
 
 RedisReply RedisNode::cmdInfo(Client&, ConnId, RequestId, const Argv& argv, bool*) {
+  // adminReplicationInfo's caller reads the fields: no text to write when they read back.
+  if (replicationOut_ != nullptr && argv.size() == 2 && iequals(argv[1], "replication") &&
+      replicationFields(*replicationOut_)) {
+    replicationOut_ = nullptr;
+    return {};
+  }
   std::string section = argv.size() >= 2 ? lower(argv[1]) : "default";
   return RedisReply::bulk(infoText(section));
 }

@@ -1,6 +1,9 @@
 // INFO and ROLE, laid out field for field as redis-server 7.0 prints them (the operator
 // and Sentinel parse this text). Fields that describe the host (os, memory allocator,
 // CPU) carry fixed plausible values.
+#include <limits>
+
+#include "core/redis/info_parser.h"
 #include "fakeapi/redis/redis_node.h"
 #include "fakeapi/redis/resp.h"
 #include "fakeapi/redis/text_out.h"
@@ -17,6 +20,23 @@ const char* linkStateName(int s) {
     case 4: return "sync";
     case 5: return "connected";
     default: return "none";
+  }
+}
+
+// ReplicaInfo::State, FailoverState (private to RedisNode) by their values.
+const char* replicaStateName(int s) {
+  switch (s) {
+    case 1: return "send_bulk";
+    case 2: return "online";
+    default: return "wait_bgsave";
+  }
+}
+
+const char* failoverStateName(int s) {
+  switch (s) {
+    case 1: return "waiting-for-sync";
+    case 2: return "failover-in-progress";
+    default: return "no-failover";
   }
 }
 }  // namespace
@@ -54,7 +74,7 @@ void RedisNode::appendViewDigest(ViewHash& out) const {
 
 void RedisNode::infoServer(std::string& out) {
   const std::int64_t up = (nowMs() - bootMs_) / 1000;
-  const std::int64_t hz = config_.integer("hz");
+  const std::int64_t hz = hot_.hz;
   const std::int64_t wall = loop().wallMicros();
   TextOut(out) << kInfoServerHead << "redis_mode:standalone\r\n" << kInfoServerHost
                << "process_id:" << processId_ << "\r\n"
@@ -78,7 +98,7 @@ void RedisNode::infoClients(std::string& out) {
   TextOut(out) << "# Clients\r\n"
                   "connected_clients:" << clients_.size() - replicas_.size() << "\r\n"
                   "cluster_connections:0\r\n"
-                  "maxclients:" << config_.integer("maxclients") << "\r\n"
+                  "maxclients:" << hot_.maxclients << "\r\n"
                   "client_recent_max_input_buffer:20480\r\n"
                   "client_recent_max_output_buffer:0\r\n"
                   "blocked_clients:" << pausedWrites_.size() << "\r\n"
@@ -89,7 +109,7 @@ void RedisNode::infoClients(std::string& out) {
 
 void RedisNode::infoMemory(std::string& out) {
   const std::int64_t used = 870000 + rdbSizeBytes() * 2;
-  const std::int64_t max = config_.integer("maxmemory");
+  const std::int64_t max = hot_.maxmemory;
   TextOut t(out);
   t << "# Memory\r\n"
        "used_memory:" << used << "\r\n"
@@ -98,7 +118,7 @@ void RedisNode::infoMemory(std::string& out) {
                        "maxmemory:" << max << "\r\n"
                        "maxmemory_human:";
   t.megabytes(max) << "M\r\n"
-                      "maxmemory_policy:" << config_.str("maxmemory-policy") << "\r\n"
+                      "maxmemory_policy:" << hot_.maxmemoryPolicy << "\r\n"
                       "mem_allocator:jemalloc-5.3.0\r\n";
 }
 
@@ -175,25 +195,20 @@ void RedisNode::infoReplication(std::string& out) {
       t << "master_link_down_since_seconds:"
         << (link_.downSinceMs != 0 ? (now - link_.downSinceMs) / 1000 : -1) << "\r\n";
     }
-    t << "slave_priority:" << config_.integer("replica-priority") << "\r\n"
+    t << "slave_priority:" << hot_.replicaPriority << "\r\n"
          "slave_read_only:" << (hot_.readOnly ? 1 : 0) << "\r\n"
-         "replica_announced:" << (config_.flag("replica-announced") ? 1 : 0) << "\r\n";
+         "replica_announced:" << (hot_.replicaAnnounced ? 1 : 0) << "\r\n";
   }
   t << "connected_slaves:" << replicas_.size() << "\r\n";
   if (hot_.minReplicas > 0 && hot_.minLag > 0) t << "min_slaves_good_slaves:" << goodReplicas_ << "\r\n";
   int i = 0;
   for (const auto& [c, r] : replicas_) {
-    const char* st = r.state == ReplicaInfo::State::Online     ? "online"
-                     : r.state == ReplicaInfo::State::SendBulk ? "send_bulk"
-                                                               : "wait_bgsave";
+    const char* st = replicaStateName(static_cast<int>(r.state));
     const std::int64_t lag = r.state == ReplicaInfo::State::Online ? (now - r.lastAckMs) / 1000 : 0;
     t << "slave" << i++ << ":ip=" << r.ip << ",port=" << r.port << ",state=" << st
       << ",offset=" << (r.state == ReplicaInfo::State::WaitBgsave ? 0 : r.ackOffset) << ",lag=" << lag << "\r\n";
   }
-  const char* fo = failoverState_ == FailoverState::None         ? "no-failover"
-                   : failoverState_ == FailoverState::WaitForSync ? "waiting-for-sync"
-                                                                  : "failover-in-progress";
-  t << "master_failover_state:" << fo << "\r\n"
+  t << "master_failover_state:" << failoverStateName(static_cast<int>(failoverState_)) << "\r\n"
        "master_replid:" << replId_ << "\r\n"
        "master_replid2:" << replId2_ << "\r\n"
        "master_repl_offset:" << replOffset_ << "\r\n"
@@ -202,6 +217,86 @@ void RedisNode::infoReplication(std::string& out) {
        "repl_backlog_size:" << hot_.backlogSize << "\r\n"
        "repl_backlog_first_byte_offset:" << backlogFirstByte_ << "\r\n"
        "repl_backlog_histlen:" << backlogHistlen_ << "\r\n";
+}
+
+namespace {
+
+// A value INFO would give back unchanged from the end of its line: no line break inside, no
+// trailing space for the line's trim to take.
+bool readsBackAtLineEnd(std::string_view v) {
+  return v.find('\n') == std::string_view::npos && (v.empty() || static_cast<unsigned char>(v.back()) > ' ');
+}
+
+}  // namespace
+
+std::optional<RedisReply> RedisNode::adminReplicationInfo(const Argv& argv, const std::string& password,
+                                                          ReplicationInfo& out) {
+  // The command runs as executeAdmin runs it (AUTH, the checks, the count); only cmdInfo's
+  // text is skipped when it can fill `out` instead.
+  replicationOut_ = &out;
+  RedisReply reply = executeAdmin(argv, password);
+  const bool filled = replicationOut_ == nullptr;
+  replicationOut_ = nullptr;
+  if (filled) return std::nullopt;
+  return reply;
+}
+
+// Field for field what parseReplicationInfo makes of infoReplication's text, including the
+// defaults of the fields a master's text leaves out. The unit test compares the two.
+bool RedisNode::replicationFields(ReplicationInfo& r) const {
+  static_assert(static_cast<int>(ReplicaInfo::State::SendBulk) == 1 && static_cast<int>(ReplicaInfo::State::Online) == 2);
+  static_assert(static_cast<int>(FailoverState::WaitForSync) == 1 && static_cast<int>(FailoverState::InProgress) == 2);
+  // Text that would not read back as it is (checked before anything is written).
+  if (!readsBackAtLineEnd(replId_) || !readsBackAtLineEnd(replId2_)) return false;
+  for (const auto& [c, rep] : replicas_)  // an entry is split at commas, its line at line breaks
+    if (rep.ip.find_first_of(",\n") != std::string::npos) return false;
+  const std::int64_t priority = isMaster() ? 100 : hot_.replicaPriority;
+  if (!isMaster() && (!readsBackAtLineEnd(masterHost_) || priority < std::numeric_limits<int>::min() ||
+                        priority > std::numeric_limits<int>::max())) return false;
+
+  const std::int64_t now = nowMs();
+  const bool up = link_.state == LinkState::Connected;
+  if (isMaster()) {
+    r.role = "master";
+    r.masterHost.clear();
+    r.masterPort = 0;
+    r.masterLinkStatus.clear();
+    r.slaveReplOffset = 0;
+  } else {
+    r.role = "slave";
+    r.masterHost = masterHost_;
+    r.masterPort = masterPort_;
+    r.masterLinkStatus = up ? "up" : "down";
+    r.slaveReplOffset = replOffset_;
+  }
+  // A master's text has none of these: the parse's defaults.
+  r.masterLastIoSecondsAgo = !isMaster() && up ? (now - link_.lastIoMs) / 1000 : -1;
+  r.masterSyncInProgress = !isMaster() && link_.state == LinkState::Sync;
+  r.masterLinkDownSinceSeconds =
+      !isMaster() && !up && link_.downSinceMs != 0 ? (now - link_.downSinceMs) / 1000 : -1;
+  r.slavePriority = static_cast<int>(priority);
+  r.slaveReadOnly = isMaster() || hot_.readOnly;
+
+  r.connectedSlaves = static_cast<int>(replicas_.size());
+  r.replicas.clear();
+  r.replicas.reserve(replicas_.size());
+  int i = 0;
+  for (const auto& [c, rep] : replicas_) {
+    InfoReplicaEntry& e = r.replicas.emplace_back();
+    e.index = i++;
+    e.ip = rep.ip;
+    e.port = rep.port;
+    e.state = replicaStateName(static_cast<int>(rep.state));
+    e.offset = rep.state == ReplicaInfo::State::WaitBgsave ? 0 : rep.ackOffset;
+    e.lag = rep.state == ReplicaInfo::State::Online ? (now - rep.lastAckMs) / 1000 : 0;
+  }
+  r.masterFailoverState = failoverStateName(static_cast<int>(failoverState_));
+  r.masterReplid = replId_;
+  r.masterReplid2 = replId2_;
+  r.masterReplOffset = replOffset_;
+  r.secondReplOffset = secondReplOffset_;
+  r.replBacklogActive = backlogActive_;
+  return true;
 }
 
 RedisReply RedisNode::roleReply() const {

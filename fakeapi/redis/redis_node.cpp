@@ -15,6 +15,7 @@ RedisNode::RedisNode(Fabric& fabric, Random rng, RedisNodeOptions opts, Trace* t
       disk_(std::move(opts_.disk)),
       config_(opts_.ip) {
   processId_ = 1 + rng_.below(32000);
+  refreshHotConfig();
   fabric.listen(endpoint(), procId());
   if (opts_.startNow) start(opts_.bootDelay);
 }
@@ -200,10 +201,14 @@ void RedisNode::refreshHotConfig() {
   hot_.serveStale = config_.flag("replica-serve-stale-data");
   hot_.requirepass = config_.str("requirepass");
   hot_.needsAuth = !hot_.requirepass.empty();
-  hot_.replicaPriority = config_.integer("replica-priority");
-  hot_.replicaAnnounced = config_.flag("replica-announced");
   hot_.appendonly = config_.flag("appendonly");
   hot_.fsyncAlways = config_.str("appendfsync") == "always";
+  hot_.hz = config_.integer("hz");
+  hot_.maxclients = config_.integer("maxclients");
+  hot_.maxmemory = config_.integer("maxmemory");
+  hot_.maxmemoryPolicy = config_.str("maxmemory-policy");
+  hot_.replicaPriority = config_.integer("replica-priority");
+  hot_.replicaAnnounced = config_.flag("replica-announced");
 }
 
 void RedisNode::recountData() {

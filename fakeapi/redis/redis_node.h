@@ -68,6 +68,8 @@ class RedisNode final : public SimProcess {
   // redis-server already wrote to the kernel, the AOF loses what was not fsynced yet.
   void powerLoss();
   RedisReply executeAdmin(const Argv& argv, const std::string& password) override;
+  std::optional<RedisReply> adminReplicationInfo(const Argv& argv, const std::string& password,
+                                                 ReplicationInfo& out) override;
 
   // --- inspection for tests, checkers and the kubelet (not through the network) -------
   bool isMaster() const { return masterHost_.empty(); }
@@ -161,12 +163,14 @@ class RedisNode final : public SimProcess {
                        kNoMulti = 32;
   // The command named (in any case), or nullptr.
   static const Command* findCommand(std::string_view name);
-  // Settings read on every command, cached from config_ (refreshed on every change).
+  // Settings read on every command, INFO and view digest, cached from config_ (refreshed
+  // on every change, and from the start).
   struct HotConfig {
-    std::int64_t backlogSize = 0, minReplicas = 0, minLag = 0, replicaPriority = 100;
-    bool readOnly = true, serveStale = true, needsAuth = false, appendonly = false, fsyncAlways = false,
-         replicaAnnounced = true;
-    std::string requirepass;
+    std::int64_t backlogSize = 0, minReplicas = 0, minLag = 0;
+    bool readOnly = true, serveStale = true, needsAuth = false, appendonly = false, fsyncAlways = false;
+    std::int64_t hz = 0, maxclients = 0, maxmemory = 0, replicaPriority = 0;
+    bool replicaAnnounced = true;
+    std::string requirepass, maxmemoryPolicy;
   };
   void refreshHotConfig();
   void recountData();
@@ -261,6 +265,10 @@ class RedisNode final : public SimProcess {
   void infoMemory(std::string& out);
   void infoStats(std::string& out);
   void infoKeyspace(std::string& out);
+  // What infoReplication writes, as parseReplicationInfo reads it back; false, `out`
+  // untouched, when a text value would not read back as it is (INFO must then be written).
+  bool replicationFields(ReplicationInfo& out) const;
+  ReplicationInfo* replicationOut_ = nullptr;  // set while adminReplicationInfo runs INFO
 
   Random rng_;
   RedisNodeOptions opts_;

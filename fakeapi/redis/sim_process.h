@@ -8,6 +8,7 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -96,6 +97,15 @@ class SimProcess {
     (void)argv;
     (void)sink;
     return false;
+  }
+  // executeAdmin(argv, password) for INFO replication (argv), for a caller that reads the
+  // fields (RedisAdmin::replicationInfo): nullopt when they went to `out` as
+  // parseReplicationInfo reads them from the answer, else the answer (`out` untouched).
+  // This default always answers.
+  virtual std::optional<RedisReply> adminReplicationInfo(const Argv& argv, const std::string& password,
+                                                         ReplicationInfo& out) {
+    (void)out;
+    return executeAdmin(argv, password);
   }
 
  protected:

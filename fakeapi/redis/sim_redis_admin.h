@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <utility>
 
 #include "core/redis/redis_admin.h"
@@ -32,6 +33,8 @@ class SimRedisAdmin final : public RedisAdmin {
                              std::string_view password = {}) override;
   Result<std::optional<RedisReply>> sentinelInstances(const RedisEndpoint& to, const std::vector<std::string>& argv,
                                                       SentinelFieldSink& sink) override;
+  Result<std::optional<RedisReply>> replicationInfo(const RedisEndpoint& to, std::string_view password,
+                                                    ReplicationInfo& out) override;
 
   const std::string& clientIp() const { return clientIp_; }
   std::uint64_t calls() const { return calls_; }
@@ -43,9 +46,14 @@ class SimRedisAdmin final : public RedisAdmin {
   auto send(const RedisEndpoint& to, const Argv& argv, std::string_view password, Run run)
       -> Result<decltype(run(std::declval<SimProcess*>()))>;
 
+  // NetworkModel::intern(host), which never changes for an address, kept by host: intern
+  // searches a sorted table of every address, and every command looks its server up.
+  NetNodeId nodeOf(const std::string& host);
+
   Fabric& fabric_;
   std::string clientIp_;
   NetNodeId clientId_;
+  std::unordered_map<std::string, NetNodeId> nodes_;
   Trace* trace_;
   std::uint64_t calls_ = 0, writes_ = 0;
 };

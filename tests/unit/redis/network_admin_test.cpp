@@ -168,5 +168,41 @@ TEST(SimRedisAdmin, SameSeedSameTrace) {
   EXPECT_NE(run(5), run(6));
 }
 
+
+// The admin keeps each server's network id: whichever host a fault isolates, only that one
+// times out, however the calls to the hosts alternate.
+TEST(SimRedisAdmin, EachHostReachedAsItsOwn) {
+  SimWorld w;
+  Topology t(w.sim, TopologyOptions{});
+  w.runFor(seconds(2));
+  for (int cut = 0; cut < t.redisCount(); ++cut) {
+    w.net.isolate(Topology::redisEp(cut).host);
+    for (int round = 0; round < 2; ++round) {
+      for (int i = 0; i < t.redisCount(); ++i) {
+        auto r = w.cmd(Topology::redisEp(i), {"PING"});
+        if (i == cut) EXPECT_TRUE(r.is(Reason::Timeout)) << i;
+        else EXPECT_TRUE(r.ok() && r->str == "PONG") << i;
+      }
+    }
+    w.net.heal();
+  }
+}
+
+// What counts as a read, in any case of the command and subcommand names.
+TEST(SimRedisAdmin, ReadOnlyCommandsInAnyCase) {
+  for (const Argv& argv : std::vector<Argv>{{"INFO"}, {"info", "replication"}, {"Ping"}, {"ROLE"}, {"config", "GET", "x"},
+                                            {"CONFIG", "get", "x"}, {"Client", "List"}, {"SENTINEL", "MASTERS"},
+                                            {"sentinel", "Master", "m"}, {"Sentinel", "REPLICAS", "m"},
+                                            {"SENTINEL", "slaves", "m"}, {"SENTINEL", "SENTINELS", "m"},
+                                            {"sentinel", "config", "GET", "x"}, {"SENTINEL", "DEBUG"}, {}})
+    EXPECT_TRUE(isReadOnlyCommand(argv)) << (argv.empty() ? "" : argv[0]);
+  for (const Argv& argv : std::vector<Argv>{{"SET", "k", "v"}, {"ReplicaOf", "no", "one"}, {"CONFIG", "SET", "x", "y"},
+                                            {"config"}, {"CLIENT", "KILL"}, {"SENTINEL", "RESET", "m"},
+                                            {"sentinel", "config", "set", "x", "y"}, {"SENTINEL", "DEBUG", "x", "1"},
+                                            {"SENTINEL", "MASTER_"}, {"INFO_"}, {"inf\x0f"}, {"PINg!"},
+                                            {std::string(40, 'x')}, {"SENTINEL", std::string(30, 'M')}})
+    EXPECT_FALSE(isReadOnlyCommand(argv)) << argv[0] << " " << (argv.size() > 1 ? argv[1] : "");
+}
+
 }  // namespace
 }  // namespace kun::redissim::test

@@ -101,6 +101,41 @@ TEST(RedisCommands, InfoServerCarriesRunIdAndPort) {
   EXPECT_NE(all.find("\r\n\r\n# Replication\r\n"), std::string::npos);
 }
 
+// INFO reads the settings it shows from a copy kept beside the configuration: it must
+// follow the configuration at boot (redis.conf) and through CONFIG SET.
+TEST(RedisCommands, InfoShowsTheSettingsAsConfigured) {
+  SimWorld w;
+  TopologyOptions o;
+  o.replicas = 1;
+  o.sentinels = 0;
+  o.redisConfig = {{"hz", "25"}, {"maxclients", "900"}};
+  Topology t(w.sim, o);
+  w.runFor(seconds(7));
+  const RedisEndpoint r = Topology::redisEp(1);
+  auto field = [&](const char* section, const char* name) { return infoField(w.must(r, {"INFO", section}).str, name); };
+  EXPECT_EQ(field("server", "hz"), "25");
+  EXPECT_EQ(field("clients", "maxclients"), "900");
+  EXPECT_EQ(field("replication", "slave_priority"), "100");
+  ASSERT_TRUE(w.must(r, {"CONFIG", "SET", "hz", "40", "maxclients", "1000", "maxmemory", "2mb", "maxmemory-policy",
+                         "allkeys-lru", "replica-priority", "7", "replica-announced", "no"})
+                  .isOk());
+  EXPECT_EQ(field("server", "hz"), "40");
+  EXPECT_EQ(field("server", "configured_hz"), "40");
+  EXPECT_EQ(field("clients", "maxclients"), "1000");
+  EXPECT_EQ(field("memory", "maxmemory"), "2097152");
+  EXPECT_EQ(field("memory", "maxmemory_policy"), "allkeys-lru");
+  EXPECT_EQ(field("replication", "slave_priority"), "7");
+  EXPECT_EQ(field("replication", "replica_announced"), "0");
+  ASSERT_TRUE(w.must(r, {"CONFIG", "SET", "requirepass", "pw"}).isOk());
+  EXPECT_EQ(w.must(r, {"INFO"}).str.rfind("NOAUTH", 0), 0u);
+  EXPECT_EQ(infoField(w.must(r, {"INFO", "server"}, "pw").str, "hz"), "40");
+  t.redis(1).crash();  // redis.conf again: CONFIG SET was not rewritten
+  t.redis(1).start();
+  w.runFor(seconds(1));
+  EXPECT_EQ(field("server", "hz"), "25");
+  EXPECT_EQ(field("replication", "slave_priority"), "100");
+}
+
 TEST(RedisCommands, RoleOfMasterAndReplica) {
   Pair p;
   auto role = p.w.must(p.m, {"ROLE"});

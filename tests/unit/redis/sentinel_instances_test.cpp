@@ -4,6 +4,7 @@
 // master down and failing over, a peer gone).
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <sstream>
 
 #include "core/redis/sentinel_parser.h"
@@ -17,7 +18,7 @@ constexpr const char* kName = "mymaster";
 
 std::string flagsOf(const SentinelFlags& f) {
   std::string out;
-  for (const auto& n : f.names) out += n + ",";
+  for (const auto n : f.names()) out.append(n) += ",";
   return out;
 }
 
@@ -122,6 +123,45 @@ TEST(SentinelInstances, StreamedInstancesReadAsTheReplyParses) {
   w.runFor(seconds(40));
   expectSameEverywhere(w, sentinels);
   EXPECT_GT(streamedCount, 200);  // most were streamed (the rest: errors, MASTERS, transport failures)
+}
+
+// A number handed over reads as its decimal text would, in every field of every kind: a
+// text field keeps the digits, a numeric one the number when its type holds it, and the
+// error for one it does not hold names the same field and text.
+template <class Info>
+void expectNumbersReadAsText(std::initializer_list<std::string_view> keys) {
+  const std::int64_t values[] = {0, 7, -1, 2147483647, 2147483648, -2147483648LL, -2147483649LL,
+                                 std::numeric_limits<std::int64_t>::max(), std::numeric_limits<std::int64_t>::min()};
+  for (std::string_view key : keys) {
+    for (std::int64_t v : values) {
+      SentinelReader<Info> asNumber, asText;
+      for (int i = 0; i < 2; ++i) {
+        SentinelFieldSink& sink = i == 0 ? static_cast<SentinelFieldSink&>(asNumber) : asText;
+        sink.beginEntry();
+        sink.field("name", "n");
+        sink.field("port", "6379");
+        if (i == 0) sink.number(key, v);
+        else sink.field(key, std::to_string(v));
+        sink.number("quorum", 2147483648LL);  // bad in a master: the first bad field in table order wins
+        sink.endEntry();
+      }
+      EXPECT_EQ(describe(asNumber.takeAll()), describe(asText.takeAll())) << key << " " << v;
+    }
+  }
+}
+
+TEST(SentinelInstances, NumbersReadAsTheirText) {
+  expectNumbersReadAsText<SentinelMasterInfo>(
+      {"name", "ip", "port", "runid", "flags", "failover-state", "link-pending-commands", "last-ping-sent",
+       "last-ok-ping-reply", "last-ping-reply", "s-down-time", "o-down-time", "down-after-milliseconds",
+       "info-refresh", "role-reported", "config-epoch", "num-slaves", "num-other-sentinels", "quorum",
+       "failover-timeout", "parallel-syncs", "link-refcount"});
+  expectNumbersReadAsText<SentinelReplicaInfo>(
+      {"name", "ip", "port", "runid", "flags", "last-ok-ping-reply", "info-refresh", "role-reported",
+       "master-link-down-time", "master-link-status", "master-host", "master-port", "slave-priority",
+       "slave-repl-offset", "replica-announced", "role-reported-time"});
+  expectNumbersReadAsText<SentinelPeerInfo>({"name", "ip", "port", "runid", "flags", "last-hello-message",
+                                             "voted-leader", "voted-leader-epoch", "link-refcount"});
 }
 
 }  // namespace
