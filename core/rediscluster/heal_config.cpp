@@ -21,15 +21,19 @@ namespace kun::rediscluster::healstep {
 
 namespace {
 
+// CONFIG GET of every key of want; the reply's strings are moved into the result.
 Result<std::map<std::string, std::string>> configGet(HealRun& run, const RedisNodeView& n,
-                                                     const std::vector<std::string>& keys) {
-  std::vector<std::string> argv{"CONFIG", "GET"};
-  argv.insert(argv.end(), keys.begin(), keys.end());
+                                                     const std::map<std::string, std::string>& want) {
+  std::vector<std::string> argv;
+  argv.reserve(2 + want.size());
+  argv.emplace_back("CONFIG");
+  argv.emplace_back("GET");
+  for (const auto& [k, v] : want) argv.push_back(k);
   auto reply = run.readRedis(n, argv);
   if (!reply.ok()) return reply.error();
   std::map<std::string, std::string> out;
-  const auto& e = reply->elements;
-  for (std::size_t i = 0; i + 1 < e.size(); i += 2) out[lowerCase(e[i].str)] = e[i + 1].str;
+  auto& e = reply->elements;
+  for (std::size_t i = 0; i + 1 < e.size(); i += 2) out[lowerCase(std::move(e[i].str))] = std::move(e[i + 1].str);
   return out;
 }
 
@@ -58,9 +62,7 @@ void healNode(HealRun& run, const RedisNodeView& n, const std::map<std::string, 
               std::uint64_t fingerprint) {
   if (recentlyChecked(run, n, fingerprint)) return;
   const std::int32_t changesBefore = run.report.stateChangingCommands;
-  std::vector<std::string> keys;
-  for (const auto& [k, v] : want) keys.push_back(k);
-  auto have = configGet(run, n, keys);
+  auto have = configGet(run, n, want);
   if (!have.ok()) {
     run.action(n.pod.name + ": CONFIG GET failed: " + have.error().message);
     return;

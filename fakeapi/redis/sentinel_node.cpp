@@ -286,6 +286,19 @@ std::size_t SentinelNode::knownReplicaCount(const std::string& name) const {
   return m ? m->slaves.size() : 0;
 }
 
+SentinelNode::MasterProbe SentinelNode::masterProbe(const std::string& name) const {
+  MasterProbe out;
+  const Instance* m = masterByName(name);
+  if (!m) return out;
+  out.failover = (m->flags & kFailoverInProgress) != 0;
+  if (!up()) return out;
+  const Instance& at = currentMasterAt(*m);
+  out.host = &at.host;
+  out.port = at.port;
+  out.replicas = m->slaves.size();
+  return out;
+}
+
 std::size_t SentinelNode::knownSentinels(const std::string& name) const {
   Instance* m = masterByName(name);
   return m ? m->sentinels.size() : 0;

@@ -93,6 +93,16 @@ class SentinelNode final : public SimProcess {
   bool failoverInProgress(const std::string& name) const;
   std::vector<RedisEndpoint> knownReplicas(const std::string& name) const;
   std::size_t knownReplicaCount(const std::string& name) const;  // knownReplicas().size(), no copies
+  // masterAddress, knownReplicaCount (0 without an address) and failoverInProgress from
+  // one look-up and no copies, for the readiness probe that polls all three. host is null
+  // when masterAddress would be empty; it points into this node until it next runs.
+  struct MasterProbe {
+    const std::string* host = nullptr;
+    int port = 0;
+    std::size_t replicas = 0;
+    bool failover = false;
+  };
+  MasterProbe masterProbe(const std::string& name) const;
   std::size_t knownSentinels(const std::string& name) const;
   bool masterSdown(const std::string& name) const;
   bool masterOdown(const std::string& name) const;

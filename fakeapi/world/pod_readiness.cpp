@@ -161,10 +161,16 @@ bool PodBridge::refreshReadinessInputs(ReadinessInputs& in, const Running& r) {
       auto& s = in.sentinelSide;
       static const std::string name(layout::kMasterName);
       set(s.state, n->state());
-      auto master = n->masterAddress(name);
-      set(s.replicas, master ? n->knownReplicaCount(name) : 0);
-      set(s.master, std::move(master));
-      set(s.failover, n->failoverInProgress(name));
+      const auto probe = n->masterProbe(name);
+      set(s.replicas, probe.replicas);
+      // Compared in place: the address rarely changes, so it is copied only when it does.
+      if (!probe.host) {
+        set(s.master, std::optional<RedisEndpoint>{});
+      } else if (!s.master || s.master->port != probe.port || s.master->host != *probe.host) {
+        s.master = RedisEndpoint{*probe.host, probe.port};
+        changed = true;
+      }
+      set(s.failover, probe.failover);
     }
   } else {
     const redissim::RedisNode* n = nodesOf(r).redis;

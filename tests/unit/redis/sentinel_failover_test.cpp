@@ -49,6 +49,34 @@ TEST(SentinelFailover, FailsOverWhenTheMasterCrashes) {
   EXPECT_EQ(c.w.count("+try-failover"), c.w.count("+try-failover master mymaster 10.0.0.1 6379"));
 }
 
+// masterProbe is the one-look-up form of the three readers; it must agree with them through
+// a failover (address switching mid-failover) and while a sentinel is down.
+TEST(SentinelFailover, MasterProbeAgreesWithTheSeparateReaders) {
+  Cluster c;
+  ASSERT_TRUE(c.settled) << c.w.lastTrace();
+  int disagreements = 0, checks = 0, inFailover = 0;
+  auto check = [&] {
+    for (int i = 0; i < 3; ++i) {
+      const SentinelNode& s = c.t.sentinel(i);
+      const auto p = s.masterProbe(kName);
+      const auto addr = s.masterAddress(kName);
+      std::optional<RedisEndpoint> probed;
+      if (p.host) probed = RedisEndpoint{*p.host, p.port};
+      const std::size_t replicas = addr ? s.knownReplicaCount(kName) : 0;
+      if (probed != addr || p.replicas != replicas || p.failover != s.failoverInProgress(kName)) ++disagreements;
+      inFailover += p.failover;
+      ++checks;
+    }
+    return false;
+  };
+  c.t.sentinel(2).crash();
+  c.t.redis(0).crash();
+  c.w.runUntil(check, seconds(30));
+  EXPECT_GT(checks, 0);
+  EXPECT_GT(inFailover, 0);
+  EXPECT_EQ(disagreements, 0);
+}
+
 TEST(SentinelFailover, TheNewMasterAcceptsWritesAndTheOtherReplicaFollowsIt) {
   Cluster c;
   ASSERT_TRUE(c.settled);
