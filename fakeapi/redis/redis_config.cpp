@@ -277,25 +277,34 @@ std::string RedisConfig::normalize(const Param& p, const std::string& value, std
 }
 
 std::vector<std::pair<std::string, std::string>> RedisConfig::get(std::span<const std::string> patterns) const {
-  std::map<std::string, std::string> found;
+  // The names matched (as the table spells them, which the table keeps) with their value's
+  // index, sorted by name and without repeats at the end: a name always has the same
+  // value, so this is the ordered map of name -> value it replaced, built without a node
+  // and two strings per match.
+  std::vector<std::pair<std::string_view, std::size_t>> found;
   for (const auto& pat : patterns) {
     // Without a glob character a pattern matches the one name equal to it ignoring case
     // (what the operator asks, parameter by parameter): a lookup, not a walk of the table.
     // The name as the table spells it is found by one hash; another case walks the tree.
     const bool glob = std::any_of(pat.begin(), pat.end(), [](char c) { return c == '*' || c == '?' || c == '[' || c == '\\'; });
     if (!glob) {
-      if (auto e = table_->exact.find(pat); e != table_->exact.end()) found[std::string(e->first)] = values_[e->second];
-      else if (auto it = table_->index.find(pat); it != table_->index.end()) found[it->first] = values_[it->second];
+      if (auto e = table_->exact.find(pat); e != table_->exact.end()) found.emplace_back(e->first, e->second);
+      else if (auto it = table_->index.find(pat); it != table_->index.end()) found.emplace_back(it->first, it->second);
       continue;
     }
     for (std::size_t i = 0; i < values_.size(); ++i) {
       const Param& p = table_->params[i];
-      if (globMatch(pat, p.name, true)) found[p.name] = values_[i];
+      if (globMatch(pat, p.name, true)) found.emplace_back(p.name, i);
       for (const auto& a : p.aliases)
-        if (globMatch(pat, a, true)) found[a] = values_[i];
+        if (globMatch(pat, a, true)) found.emplace_back(a, i);
     }
   }
-  return {found.begin(), found.end()};
+  std::sort(found.begin(), found.end());
+  found.erase(std::unique(found.begin(), found.end()), found.end());
+  std::vector<std::pair<std::string, std::string>> out;
+  out.reserve(found.size());
+  for (const auto& [name, i] : found) out.emplace_back(std::string(name), values_[i]);
+  return out;
 }
 
 std::string RedisConfig::set(const std::vector<std::pair<std::string, std::string>>& kv,

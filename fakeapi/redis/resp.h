@@ -15,7 +15,20 @@
 namespace kun::redissim {
 
 std::string lower(std::string_view s);
-bool iequals(std::string_view a, std::string_view b);
+// ASCII case-insensitive equality. Inline: most callers compare with a literal, whose
+// length then rejects most names before the loop; bytes equal as they are skip the
+// lowering.
+inline bool iequals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const unsigned x = static_cast<unsigned char>(a[i]), y = static_cast<unsigned char>(b[i]);
+    if (x == y) continue;
+    // Different bytes are equal ignoring case only as the two cases of one letter.
+    const unsigned lx = x | 0x20u;
+    if (lx != (y | 0x20u) || lx < 'a' || lx > 'z') return false;
+  }
+  return true;
+}
 // Case-insensitive ordering for maps keyed by command or parameter names; transparent, so
 // lookups take the name as typed without building a lower-case copy.
 struct CaseLess {

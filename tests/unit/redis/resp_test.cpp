@@ -6,6 +6,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "fakeapi/redis/resp.h"
 
@@ -30,6 +31,21 @@ TEST(ParseInt, RefusesWhatString2llRefuses) {
                         "9223372036854775808", "-9223372036854775809", "18446744073709551616",
                         "123456789012345678901"})
     EXPECT_EQ(parseInt(s), std::nullopt) << s;
+}
+
+// iequals compares bytes equal, or the two cases of an ASCII letter: every pair of bytes
+// against lowering both (A-Z only), the rule it replaced.
+TEST(Iequals, EveryBytePairAsLoweringBoth) {
+  auto lowerByte = [](unsigned c) { return c >= 'A' && c <= 'Z' ? c + 32 : c; };
+  for (unsigned x = 0; x < 256; ++x) {
+    for (unsigned y = 0; y < 256; ++y) {
+      const char a[2] = {'k', static_cast<char>(x)}, b[2] = {'K', static_cast<char>(y)};
+      ASSERT_EQ(iequals(std::string_view(a, 2), std::string_view(b, 2)), lowerByte(x) == lowerByte(y)) << x << " " << y;
+    }
+  }
+  EXPECT_TRUE(iequals("", ""));
+  EXPECT_FALSE(iequals("ping", "pin"));
+  EXPECT_TRUE(iequals("SENTINEL", "sentinel"));
 }
 
 }  // namespace
