@@ -41,6 +41,25 @@ struct ViewHash {
   }
 };
 
+// The last n (1..7) bytes at p as memcpy into a zeroed word would give them, without a
+// library call of variable length (most strings digested end in such a tail). whole: the
+// 8 bytes before p + n belong to the string, so one load and a shift take them.
+inline std::uint64_t viewTail(const char* p, std::size_t n, bool whole) {
+  std::uint64_t w;
+  if (whole) {
+    std::memcpy(&w, p + n - 8, 8);
+    return w >> (8 * (8 - n));
+  }
+  const auto byte = [p](std::size_t k) { return static_cast<std::uint64_t>(static_cast<unsigned char>(p[k])); };
+  if (n >= 4) {  // two 4-byte loads that overlap: the shared bytes are the same
+    std::uint32_t lo, hi;
+    std::memcpy(&lo, p, 4);
+    std::memcpy(&hi, p + n - 4, 4);
+    return lo | (static_cast<std::uint64_t>(hi) << (8 * (n - 4)));
+  }
+  return byte(0) | (byte(n / 2) << (8 * (n / 2))) | (byte(n - 1) << (8 * (n - 1)));
+}
+
 inline void digestOne(ViewHash& out, std::string_view s) {
   out.add(s.size());
   std::size_t i = 0;
@@ -49,11 +68,7 @@ inline void digestOne(ViewHash& out, std::string_view s) {
     std::memcpy(&w, s.data() + i, 8);
     out.add(w);
   }
-  if (i < s.size()) {
-    std::uint64_t w = 0;
-    std::memcpy(&w, s.data() + i, s.size() - i);
-    out.add(w);
-  }
+  if (i < s.size()) out.add(viewTail(s.data() + i, s.size() - i, s.size() >= 8));
 }
 
 template <class T>

@@ -2,6 +2,10 @@
 // digest tells apart, and a node's digest must move when a field a view reads moves.
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <cstring>
+#include <string>
+
 #include "fakeapi/redis/view_digest.h"
 #include "tests/unit/redis/sim_world.h"
 
@@ -12,6 +16,22 @@ ViewHash of(std::string_view a, std::string_view b) {
   ViewHash h;
   digest(h, a, b);
   return h;
+}
+
+// The tail of a string goes in as memcpy into a zeroed word would read it, for every
+// tail length, with and without the bytes before it.
+TEST(ViewHash, TailAsMemcpyReadsIt) {
+  const std::string text = "0123456789abcdef\x80\xff";
+  for (std::size_t start = 0; start + 1 < text.size(); ++start) {
+    for (std::size_t n = 1; n <= 7 && start + n <= text.size(); ++n) {
+      std::uint64_t want = 0;
+      std::memcpy(&want, text.data() + start, n);
+      EXPECT_EQ(viewTail(text.data() + start, n, false), want) << start << " " << n;
+      if (start + n >= 8) {
+        EXPECT_EQ(viewTail(text.data() + start, n, true), want) << start << " " << n;
+      }
+    }
+  }
 }
 
 TEST(ViewHash, LengthsKeepSequencesApart) {
