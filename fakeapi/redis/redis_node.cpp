@@ -1,5 +1,9 @@
 #include "fakeapi/redis/redis_node.h"
 
+#include <array>
+#include <bit>
+#include <cstring>
+
 #include <fmt/format.h>
 
 #include "fakeapi/redis/resp.h"
@@ -254,15 +258,34 @@ const RedisNode::Command* RedisNode::findCommand(std::string_view name) {
       {"slaveof", &RedisNode::cmdReplicaof, 3, kLoadingOk | kStaleOk},
       {"failover", &RedisNode::cmdFailover, -1, kNoMulti},
   };
-  char buf[16];
+  // Each name as two little-endian words, zero-padded (its length tells "a" from "a\0"):
+  // a lookup compares words, with no memcmp call per candidate.
+  struct Packed {
+    std::uint64_t lo = 0, hi = 0;
+    std::size_t n = 0;
+  };
+  static_assert(std::endian::native == std::endian::little, "words are read as memcpy reads them");
+  static constexpr auto kPacked = [] {
+    std::array<Packed, std::size(kTable)> out{};
+    for (std::size_t k = 0; k < std::size(kTable); ++k) {
+      const std::string_view n = kTable[k].name;
+      out[k].n = n.size();
+      for (std::size_t i = 0; i < n.size(); ++i)
+        (i < 8 ? out[k].lo : out[k].hi) |= std::uint64_t{static_cast<unsigned char>(n[i])} << (8 * (i % 8));
+    }
+    return out;
+  }();
+  char buf[16] = {};
   if (name.empty() || name.size() > sizeof buf) return nullptr;
   for (std::size_t i = 0; i < name.size(); ++i) {
     const char ch = name[i];
     buf[i] = (ch >= 'A' && ch <= 'Z') ? static_cast<char>(ch + ('a' - 'A')) : ch;
   }
-  const std::string_view key(buf, name.size());
-  for (const Command& c : kTable)  // the first letter first: most entries differ there
-    if (c.name[0] == key[0] && c.name == key) return &c;
+  std::uint64_t lo, hi;
+  std::memcpy(&lo, buf, 8);
+  std::memcpy(&hi, buf + 8, 8);
+  for (std::size_t k = 0; k < std::size(kTable); ++k)
+    if (kPacked[k].lo == lo && kPacked[k].hi == hi && kPacked[k].n == name.size()) return &kTable[k];
   return nullptr;
 }
 

@@ -93,8 +93,9 @@ std::int64_t RedisNode::rdbSizeBytes() const {
 
 RedisReply RedisNode::cmdReplconf(Client& cl, ConnId c, RequestId, const Argv& argv, bool* deferred) {
   if (argv.size() % 2 == 0) return errSyntax();
+  LowerName lowered;
   for (std::size_t i = 1; i + 1 < argv.size(); i += 2) {
-    const std::string opt = lower(argv[i]);
+    const std::string_view opt = lowered.of(argv[i]);  // compared as a view: lengths first
     if (opt == "listening-port") {
       auto p = parseInt(argv[i + 1]);
       if (!p) return RedisReply::error("ERR value is not an integer or out of range");

@@ -17,6 +17,15 @@ std::string lower(std::string_view s) {
   return out;
 }
 
+std::string_view LowerName::of(std::string_view s) {
+  if (s.size() > sizeof buf) {
+    spill = lower(s);
+    return spill;
+  }
+  for (std::size_t i = 0; i < s.size(); ++i) buf[i] = static_cast<char>(asciiLower(static_cast<unsigned char>(s[i])));
+  return {buf, s.size()};
+}
+
 bool CaseLess::operator()(std::string_view a, std::string_view b) const {
   const std::size_t n = std::min(a.size(), b.size());
   for (std::size_t i = 0; i < n; ++i) {

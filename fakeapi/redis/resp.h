@@ -15,6 +15,13 @@
 namespace kun::redissim {
 
 std::string lower(std::string_view s);
+// A command or subcommand name in lower case, as a view: into buf when it fits (every
+// name a command table holds does), without a string per request; else into spill.
+struct LowerName {
+  char buf[24];
+  std::string spill;
+  std::string_view of(std::string_view s);
+};
 // ASCII case-insensitive equality. Inline: most callers compare with a literal, whose
 // length then rejects most names before the loop; bytes equal as they are skip the
 // lowering.

@@ -49,10 +49,10 @@ RedisReply SentinelNode::executeAdmin(const Argv& argv, const std::string& passw
 
 RedisReply SentinelNode::dispatch(Client& cl, ConnId c, const Argv& argv) {
   if (argv.empty()) return RedisReply::error("ERR empty command");
-  const std::string lowered = lower(argv[0]);
-  const std::string_view cmd = lowered;  // compared as a view: lengths first, no strlen
+  LowerName lowered;
+  const std::string_view cmd = lowered.of(argv[0]);  // compared as a view: lengths first, no strlen
   if (!cl.channels.empty() && cmd != "subscribe" && cmd != "unsubscribe" && cmd != "ping" && cmd != "quit")
-    return RedisReply::error("ERR Can't execute '" + lowered +
+    return RedisReply::error("ERR Can't execute '" + std::string(cmd) +
                              "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in "
                              "this context");
   if (cmd == "ping") {
@@ -83,7 +83,7 @@ RedisReply SentinelNode::dispatch(Client& cl, ConnId c, const Argv& argv) {
     for (std::size_t i = 1; i < argv.size(); ++i) {
       cl.channels.insert(argv[i]);
       if (c != 0) channels_[argv[i]].insert(c);
-      RedisReply conf = RedisReply::array({RedisReply::bulk(lowered), RedisReply::bulk(argv[i]),
+      RedisReply conf = RedisReply::array({RedisReply::bulk(std::string(cmd)), RedisReply::bulk(argv[i]),
                                            intReply(static_cast<std::int64_t>(cl.channels.size()))});
       if (i == 1) first = conf;
       else if (c != 0) fabric().push(c, conf);
