@@ -213,6 +213,18 @@ void RedisNode::refreshHotConfig() {
   hot_.maxmemoryPolicy = config_.str("maxmemory-policy");
   hot_.replicaPriority = config_.integer("replica-priority");
   hot_.replicaAnnounced = config_.flag("replica-announced");
+  hot_.replPingPeriod = config_.integer("repl-ping-replica-period");
+  hot_.replTimeout = config_.integer("repl-timeout");
+  hot_.replBacklogTtl = config_.integer("repl-backlog-ttl");
+  const std::string& save = config_.str("save");
+  hot_.saveRules.clear();
+  std::size_t pos = 0;
+  while (pos < save.size()) {
+    std::size_t sp = save.find(' ', pos);
+    if (sp == std::string::npos) sp = save.size();
+    if (auto v = parseInt(std::string_view(save).substr(pos, sp - pos))) hot_.saveRules.push_back(*v);
+    pos = sp + 1;
+  }
 }
 
 void RedisNode::recountData() {

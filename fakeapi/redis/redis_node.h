@@ -171,6 +171,9 @@ class RedisNode final : public SimProcess {
     std::int64_t hz = 0, maxclients = 0, maxmemory = 0, replicaPriority = 0;
     bool replicaAnnounced = true;
     std::string requirepass, maxmemoryPolicy;
+    // Read by the crons every second: parsed once per change, not looked up by name.
+    std::int64_t replPingPeriod = 0, replTimeout = 0, replBacklogTtl = 0;
+    std::vector<std::int64_t> saveRules;  // "save": the numbers it lists, in order
   };
   void refreshHotConfig();
   void recountData();

@@ -59,7 +59,7 @@ void RedisNode::noteWrite(const Argv& argv) {
 }
 
 void RedisNode::flushAof() {
-  if (!config_.flag("appendonly")) return;
+  if (!hot_.appendonly) return;
   if (!disk_.aof) disk_.aof = Dataset{};
   if (aofFlushAll_) disk_.aof->clear();
   aofFlushAll_ = false;
@@ -78,16 +78,8 @@ void RedisNode::powerLoss() {
 
 void RedisNode::persistCron() {
   flushAof();
-  const std::string& save = config_.str("save");
-  if (save.empty() || dirty_ == 0) return;
-  std::vector<std::int64_t> nums;
-  std::size_t pos = 0;
-  while (pos < save.size()) {
-    std::size_t sp = save.find(' ', pos);
-    if (sp == std::string::npos) sp = save.size();
-    if (auto v = parseInt(save.substr(pos, sp - pos))) nums.push_back(*v);
-    pos = sp + 1;
-  }
+  const std::vector<std::int64_t>& nums = hot_.saveRules;  // none when "save" is empty
+  if (nums.empty() || dirty_ == 0) return;
   const std::int64_t elapsed = nowMs() - lastSaveMs_;
   for (std::size_t i = 0; i + 1 < nums.size(); i += 2) {
     if (dirty_ >= nums[i + 1] && elapsed >= nums[i] * 1000) {

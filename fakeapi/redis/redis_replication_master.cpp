@@ -262,11 +262,11 @@ void RedisNode::masterCron() {
   const std::int64_t now = nowMs();
   // PING the replicas every repl-ping-replica-period, so their link sees traffic.
   if (isMaster() && !replicas_.empty() &&
-      now - lastReplPingMs_ >= config_.integer("repl-ping-replica-period") * 1000) {
+      now - lastReplPingMs_ >= hot_.replPingPeriod * 1000) {
     lastReplPingMs_ = now;
     propagate({"PING"});
   }
-  const std::int64_t timeout = config_.integer("repl-timeout") * 1000;
+  const std::int64_t timeout = hot_.replTimeout * 1000;
   std::vector<ConnId> timedOut;
   for (const auto& [c, r] : replicas_)
     if (r.state == ReplicaInfo::State::Online && now - r.lastAckMs > timeout) timedOut.push_back(c);
@@ -276,7 +276,7 @@ void RedisNode::masterCron() {
     fabric().serverClose(c);
   }
   // A master without replicas frees its backlog after repl-backlog-ttl, with a new replid.
-  const std::int64_t ttl = config_.integer("repl-backlog-ttl") * 1000;
+  const std::int64_t ttl = hot_.replBacklogTtl * 1000;
   if (isMaster() && replicas_.empty() && backlogActive_ && ttl > 0 && now - noReplicasSinceMs_ > ttl) {
     replId_ = hexId(rng_);
     replId2_ = std::string(40, '0');

@@ -257,7 +257,7 @@ void RedisNode::onMasterPush(std::uint64_t attempt, const RedisReply& msg) {
 
 void RedisNode::replicaCron() {
   const std::int64_t now = nowMs();
-  const std::int64_t timeout = config_.integer("repl-timeout") * 1000;
+  const std::int64_t timeout = hot_.replTimeout * 1000;
   switch (link_.state) {
     case LinkState::None:
       return;

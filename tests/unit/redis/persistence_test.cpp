@@ -71,6 +71,25 @@ TEST(Persistence, RdbSavePointsAndShutdownSave) {
   EXPECT_EQ(w.must(n.endpoint(), {"GET", "c"}).str, "1");
 }
 
+// The cron reads the save points from a copy made when the configuration changes: a
+// CONFIG SET of them takes effect at once, both ways.
+TEST(Persistence, SavePointsSetAtRuntimeApply) {
+  SimWorld w;
+  RedisNode& n = single(w, {{"appendonly", "no"}, {"save", ""}});
+  w.runFor(milliseconds(100));
+  ASSERT_TRUE(w.must(n.endpoint(), {"CONFIG", "SET", "save", "1 1"}).isOk());
+  ASSERT_TRUE(w.must(n.endpoint(), {"SET", "a", "1"}).isOk());
+  w.runFor(seconds(2));  // save point "1 1" reached
+  ASSERT_TRUE(w.must(n.endpoint(), {"CONFIG", "SET", "save", ""}).isOk());
+  ASSERT_TRUE(w.must(n.endpoint(), {"SET", "b", "1"}).isOk());
+  w.runFor(seconds(2));  // no save points: nothing saved
+  n.crash();
+  n.start();
+  w.runFor(milliseconds(200));
+  EXPECT_EQ(w.must(n.endpoint(), {"GET", "a"}).str, "1");
+  EXPECT_EQ(w.must(n.endpoint(), {"GET", "b"}).type, RedisReply::Type::Nil);
+}
+
 TEST(Persistence, WithoutPersistenceARestartIsEmpty) {
   SimWorld w;
   RedisNode& n = single(w, {{"appendonly", "no"}, {"save", ""}});
