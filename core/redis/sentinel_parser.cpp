@@ -199,8 +199,10 @@ void SentinelReader<Info>::beginEntry() {
   badSlot_ = kNoSlot;
 }
 
+// Inlined: it runs for every field of every entry read, and the call cost as much as the
+// guess it makes.
 template <class Info>
-std::size_t SentinelReader<Info>::slotOf(std::string_view key) {
+[[gnu::always_inline]] inline std::size_t SentinelReader<Info>::slotOf(std::string_view key) {
   constexpr const auto& K = Kind<Info>::kKeys;
   const std::size_t slot = K.is(next_, key) ? next_ : K.indexOf(key);
   if (slot < K.size()) next_ = slot + 1;
