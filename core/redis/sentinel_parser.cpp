@@ -66,8 +66,8 @@ bool toInt(std::int64_t v, Int& out) {
 void assignText(std::string& out, std::string_view v) { out.assign(v); }
 void assignText(std::string& out, std::int64_t v) { out.assign(Digits(v).view()); }
 
-SentinelFlags flagsOf(std::string_view v) { return SentinelFlags::parse(v); }
-SentinelFlags flagsOf(std::int64_t v) { return SentinelFlags::parse(Digits(v).view()); }
+void assignFlags(SentinelFlags& out, std::string_view v) { out.assign(v); }
+void assignFlags(SentinelFlags& out, std::int64_t v) { out.assign(Digits(v).view()); }
 
 template <class Int, class V>
 bool optNum(V v, std::optional<Int>& out) {
@@ -85,7 +85,7 @@ bool setCommon(Info& info, std::size_t slot, V v) {
     case 1: assignText(info.ip, v); return true;
     case 2: return toInt(v, info.port);
     case 3: assignText(info.runId, v); return true;
-    default: info.flags = flagsOf(v); return true;
+    default: assignFlags(info.flags, v); return true;
   }
 }
 
@@ -331,7 +331,16 @@ bool forEachName(std::string_view text, Fn fn) {
 
 SentinelFlags SentinelFlags::parse(std::string_view text) {
   SentinelFlags f;
-  f.text.assign(text);
+  f.assign(text);
+  return f;
+}
+
+void SentinelFlags::assign(std::string_view text) {
+  std::string keep = std::move(this->text);
+  *this = SentinelFlags{};
+  this->text = std::move(keep);
+  this->text.assign(text);
+  SentinelFlags& f = *this;
   forEachName(text, [&f](std::string_view n) {
     if (n == "master") f.master = true;
     else if (n == "slave") f.slave = true;
@@ -348,7 +357,6 @@ SentinelFlags SentinelFlags::parse(std::string_view text) {
     else if (n == "force_failover") f.forceFailover = true;
     return false;
   });
-  return f;
 }
 
 bool SentinelFlags::has(std::string_view name) const {

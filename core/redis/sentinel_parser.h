@@ -34,6 +34,8 @@ struct SentinelFlags {
   bool forceFailover = false;
 
   static SentinelFlags parse(std::string_view text);
+  // *this = parse(text), reusing text's buffer (the reader sets the flags of every entry).
+  void assign(std::string_view text);
   bool has(std::string_view name) const;
   std::vector<std::string_view> names() const;  // the names in `text`, in order (no empty ones)
   bool down() const { return sDown || oDown; }
