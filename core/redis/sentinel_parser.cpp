@@ -284,13 +284,6 @@ Status feedSentinelEntry(const RedisReply& entry, SentinelFieldSink& sink) {
   return {};
 }
 
-void SentinelFieldList::add(std::string_view key, std::string_view value) {
-  text_.append(key);
-  ends_.push_back(static_cast<std::uint32_t>(text_.size()));
-  text_.append(value);
-  ends_.push_back(static_cast<std::uint32_t>(text_.size()));
-}
-
 void SentinelFieldList::reserve(std::size_t fields, std::size_t bytes) {
   ends_.reserve(2 * fields);
   text_.reserve(bytes);

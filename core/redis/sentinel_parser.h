@@ -57,7 +57,13 @@ class SentinelFieldList {
   std::string_view key(std::size_t i) const { return piece(2 * i); }
   std::string_view value(std::size_t i) const { return piece(2 * i + 1); }
 
-  void add(std::string_view key, std::string_view value);
+  // Inline: the reader adds every field of every SENTINEL MASTER entry.
+  void add(std::string_view key, std::string_view value) {
+    text_.append(key);
+    ends_.push_back(static_cast<std::uint32_t>(text_.size()));
+    text_.append(value);
+    ends_.push_back(static_cast<std::uint32_t>(text_.size()));
+  }
   void reserve(std::size_t fields, std::size_t bytes);
   bool operator==(const SentinelFieldList&) const = default;
 
