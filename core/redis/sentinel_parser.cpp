@@ -66,8 +66,8 @@ bool toInt(std::int64_t v, Int& out) {
 void assignText(std::string& out, std::string_view v) { out.assign(v); }
 void assignText(std::string& out, std::int64_t v) { out.assign(Digits(v).view()); }
 
-SentinelFlags flagsOf(std::string_view v) { return SentinelFlags::parse(v); }
-SentinelFlags flagsOf(std::int64_t v) { return SentinelFlags::parse(Digits(v).view()); }
+void assignFlags(SentinelFlags& out, std::string_view v) { out.assign(v); }
+void assignFlags(SentinelFlags& out, std::int64_t v) { out.assign(Digits(v).view()); }
 
 template <class Int, class V>
 bool optNum(V v, std::optional<Int>& out) {
@@ -85,7 +85,7 @@ bool setCommon(Info& info, std::size_t slot, V v) {
     case 1: assignText(info.ip, v); return true;
     case 2: return toInt(v, info.port);
     case 3: assignText(info.runId, v); return true;
-    default: info.flags = flagsOf(v); return true;
+    default: assignFlags(info.flags, v); return true;
   }
 }
 
@@ -199,8 +199,10 @@ void SentinelReader<Info>::beginEntry() {
   badSlot_ = kNoSlot;
 }
 
+// Inlined: it runs for every field of every entry read, and the call cost as much as the
+// guess it makes.
 template <class Info>
-std::size_t SentinelReader<Info>::slotOf(std::string_view key) {
+[[gnu::always_inline]] inline std::size_t SentinelReader<Info>::slotOf(std::string_view key) {
   constexpr const auto& K = Kind<Info>::kKeys;
   const std::size_t slot = K.is(next_, key) ? next_ : K.indexOf(key);
   if (slot < K.size()) next_ = slot + 1;
@@ -282,13 +284,6 @@ Status feedSentinelEntry(const RedisReply& entry, SentinelFieldSink& sink) {
   return {};
 }
 
-void SentinelFieldList::add(std::string_view key, std::string_view value) {
-  text_.append(key);
-  ends_.push_back(static_cast<std::uint32_t>(text_.size()));
-  text_.append(value);
-  ends_.push_back(static_cast<std::uint32_t>(text_.size()));
-}
-
 void SentinelFieldList::reserve(std::size_t fields, std::size_t bytes) {
   ends_.reserve(2 * fields);
   text_.reserve(bytes);
@@ -329,7 +324,16 @@ bool forEachName(std::string_view text, Fn fn) {
 
 SentinelFlags SentinelFlags::parse(std::string_view text) {
   SentinelFlags f;
-  f.text.assign(text);
+  f.assign(text);
+  return f;
+}
+
+void SentinelFlags::assign(std::string_view text) {
+  std::string keep = std::move(this->text);
+  *this = SentinelFlags{};
+  this->text = std::move(keep);
+  this->text.assign(text);
+  SentinelFlags& f = *this;
   forEachName(text, [&f](std::string_view n) {
     if (n == "master") f.master = true;
     else if (n == "slave") f.slave = true;
@@ -346,7 +350,6 @@ SentinelFlags SentinelFlags::parse(std::string_view text) {
     else if (n == "force_failover") f.forceFailover = true;
     return false;
   });
-  return f;
 }
 
 bool SentinelFlags::has(std::string_view name) const {

@@ -34,6 +34,8 @@ struct SentinelFlags {
   bool forceFailover = false;
 
   static SentinelFlags parse(std::string_view text);
+  // *this = parse(text), reusing text's buffer (the reader sets the flags of every entry).
+  void assign(std::string_view text);
   bool has(std::string_view name) const;
   std::vector<std::string_view> names() const;  // the names in `text`, in order (no empty ones)
   bool down() const { return sDown || oDown; }
@@ -55,7 +57,13 @@ class SentinelFieldList {
   std::string_view key(std::size_t i) const { return piece(2 * i); }
   std::string_view value(std::size_t i) const { return piece(2 * i + 1); }
 
-  void add(std::string_view key, std::string_view value);
+  // Inline: the reader adds every field of every SENTINEL MASTER entry.
+  void add(std::string_view key, std::string_view value) {
+    text_.append(key);
+    ends_.push_back(static_cast<std::uint32_t>(text_.size()));
+    text_.append(value);
+    ends_.push_back(static_cast<std::uint32_t>(text_.size()));
+  }
   void reserve(std::size_t fields, std::size_t bytes);
   bool operator==(const SentinelFieldList&) const = default;
 

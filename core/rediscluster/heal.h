@@ -81,7 +81,25 @@ struct ConfigChecks {
     TimePoint at{};
   };
   std::map<std::string, Entry> byPod;
+
+  // What heal wants on every node (spec.config with lower-case keys, masterauth, the
+  // min-replicas-to-write default), with the CONFIG GET that reads it and its fingerprint;
+  // kept with the inputs it was built from, which stay the same pass after pass.
+  struct Wanted {
+    std::map<std::string, std::string> want;
+    std::uint64_t fingerprint = 0;
+    std::vector<std::string> configGet;  // CONFIG GET <every key of want>
+  };
+  struct WantedMemo {
+    std::map<std::string, std::string> config;  // spec.config
+    std::string password;
+    Wanted wanted;
+  };
+  std::optional<WantedMemo> wanted;  // not dropped with byPod: a function of its inputs
 };
+
+// ConfigChecks::Wanted for spec.config and the password (heal_config.cpp).
+ConfigChecks::Wanted wantedConfig(const std::map<std::string, std::string>& config, const std::string& password);
 
 enum class HealPhase { None, Creating, Recovering, Scaling, Updating };
 std::string_view healPhaseName(HealPhase p);

@@ -12,29 +12,39 @@
 // default 0 without one) except on the master such a step is moving, so a fence left behind
 // (the image change or the scale-down reverted while the master waited) is lifted.
 #include <map>
+#include <optional>
+#include <utility>
+#include <vector>
 
 #include "core/rediscluster/config_values.h"
 #include "core/runtime/random.h"
 #include "core/rediscluster/heal_fenced_failover.h"
 
-namespace kun::rediscluster::healstep {
+namespace kun::rediscluster {
+namespace healstep {
 
 namespace {
 
-// CONFIG GET of every key of want; the reply's strings are moved into the result.
-Result<std::map<std::string, std::string>> configGet(HealRun& run, const RedisNodeView& n,
-                                                     const std::map<std::string, std::string>& want) {
-  std::vector<std::string> argv;
-  argv.reserve(2 + want.size());
-  argv.emplace_back("CONFIG");
-  argv.emplace_back("GET");
-  for (const auto& [k, v] : want) argv.push_back(k);
+using Config = std::vector<std::pair<std::string, std::string>>;  // CONFIG GET's pairs, in reply order
+
+// CONFIG GET of every key of want (argv: wanted.configGet); the reply's strings are moved
+// into the result, names in lower case.
+Result<Config> configGet(HealRun& run, const RedisNodeView& n, const std::vector<std::string>& argv) {
   auto reply = run.readRedis(n, argv);
   if (!reply.ok()) return reply.error();
-  std::map<std::string, std::string> out;
+  Config out;
   auto& e = reply->elements;
-  for (std::size_t i = 0; i + 1 < e.size(); i += 2) out[lowerCase(std::move(e[i].str))] = std::move(e[i + 1].str);
+  out.reserve(e.size() / 2);
+  for (std::size_t i = 0; i + 1 < e.size(); i += 2) out.emplace_back(lowerCase(std::move(e[i].str)), std::move(e[i + 1].str));
   return out;
+}
+
+// The value CONFIG GET gave for key (the last one, if named twice); null when none. A
+// scan: the reply holds the dozen keys asked for.
+const std::string* valueOf(const Config& have, const std::string& key) {
+  for (auto it = have.rbegin(); it != have.rend(); ++it)
+    if (it->first == key) return &it->second;
+  return nullptr;
 }
 
 std::uint64_t fingerprintOf(const std::map<std::string, std::string>& want) {
@@ -48,6 +58,30 @@ std::uint64_t fingerprintOf(const std::map<std::string, std::string>& want) {
   return h;
 }
 
+ConfigChecks::Wanted wantedFrom(std::map<std::string, std::string> want) {
+  ConfigChecks::Wanted w;
+  w.fingerprint = fingerprintOf(want);
+  w.configGet.reserve(2 + want.size());
+  w.configGet.emplace_back("CONFIG");
+  w.configGet.emplace_back("GET");
+  for (const auto& [k, v] : want) w.configGet.push_back(k);
+  w.want = std::move(want);
+  return w;
+}
+
+// wantedConfig for this pass: the memo's when its inputs are the same, else built (and
+// remembered when the cluster keeps ConfigChecks; `fresh` holds it when it does not).
+const ConfigChecks::Wanted& wantedNow(HealRun& run, std::optional<ConfigChecks::Wanted>& fresh) {
+  const auto& config = run.rc().spec.config;
+  const std::string& password = run.password();
+  ConfigChecks* checks = run.ctx.configChecks;
+  if (!checks) return fresh.emplace(wantedConfig(config, password));
+  auto& memo = checks->wanted;
+  if (!memo || memo->config != config || memo->password != password)
+    memo = ConfigChecks::WantedMemo{config, password, wantedConfig(config, password)};
+  return memo->wanted;
+}
+
 // Read recently enough, for the same wanted values: not asked again.
 bool recentlyChecked(const HealRun& run, const RedisNodeView& n, std::uint64_t fingerprint) {
   const ConfigChecks* checks = run.ctx.configChecks;
@@ -58,20 +92,20 @@ bool recentlyChecked(const HealRun& run, const RedisNodeView& n, std::uint64_t f
 }
 
 // fingerprint: fingerprintOf(want), worked out once for the nodes that share a want.
-void healNode(HealRun& run, const RedisNodeView& n, const std::map<std::string, std::string>& want,
-              std::uint64_t fingerprint) {
+void healNode(HealRun& run, const RedisNodeView& n, const ConfigChecks::Wanted& wanted) {
+  const std::uint64_t fingerprint = wanted.fingerprint;
   if (recentlyChecked(run, n, fingerprint)) return;
   const std::int32_t changesBefore = run.report.stateChangingCommands;
-  auto have = configGet(run, n, want);
+  auto have = configGet(run, n, wanted.configGet);
   if (!have.ok()) {
     run.action(n.pod.name + ": CONFIG GET failed: " + have.error().message);
     return;
   }
-  for (const auto& [key, value] : want) {
-    auto it = have->find(key);
-    if (it == have->end()) it = have->find(otherConfigSpelling(key));
-    if (it == have->end()) continue;  // this Redis has no such parameter: nothing to set
-    if (sameConfigValue(it->second, value)) continue;
+  for (const auto& [key, value] : wanted.want) {
+    const std::string* current = valueOf(*have, key);
+    if (!current) current = valueOf(*have, otherConfigSpelling(key));
+    if (!current) continue;  // this Redis has no such parameter: nothing to set
+    if (sameConfigValue(*current, value)) continue;
     const bool secret = key == "masterauth";
     run.phase(HealPhase::Updating);
     ++run.report.stateChangingCommands;
@@ -91,28 +125,35 @@ void healNode(HealRun& run, const RedisNodeView& n, const std::map<std::string, 
 }  // namespace
 
 Next healConfig(HealRun& run) {
-  std::map<std::string, std::string> want;
-  for (const auto& [k, v] : run.rc().spec.config) want[lowerCase(k)] = v;
-  want["masterauth"] = run.password();
-  if (!want.count("min-slaves-to-write")) want.try_emplace("min-replicas-to-write", "0");
-  const std::uint64_t fingerprint = fingerprintOf(want);
+  std::optional<ConfigChecks::Wanted> fresh;
+  const ConfigChecks::Wanted& wanted = wantedNow(run, fresh);
   for (const auto& n : run.view().redis) {
     if (!n.reachable || n.pod.terminating) continue;
     const bool fenced = stepMovesMaster(run, n);  // by the step that moves it (heal_fenced_failover.h)
     const bool going = !staysAfterScale(run.rc(), n);  // heal_scale keeps Sentinel from promoting it
     if (!fenced && !going) {
-      healNode(run, n, want, fingerprint);
+      healNode(run, n, wanted);
     } else {
-      auto wanted = want;
+      auto want = wanted.want;
       for (const char* key : {"min-replicas-to-write", "min-slaves-to-write"})
-        if (fenced) wanted.erase(key);
+        if (fenced) want.erase(key);
       for (const char* key : {"replica-priority", "slave-priority"})
-        if (going) wanted.erase(key);
-      healNode(run, n, wanted, fingerprintOf(wanted));
+        if (going) want.erase(key);
+      healNode(run, n, wantedFrom(std::move(want)));
     }
     if (run.failed()) return Next::Stop;
   }
   return Next::Continue;
 }
 
-}  // namespace kun::rediscluster::healstep
+}  // namespace healstep
+
+ConfigChecks::Wanted wantedConfig(const std::map<std::string, std::string>& config, const std::string& password) {
+  std::map<std::string, std::string> want;
+  for (const auto& [k, v] : config) want[lowerCase(k)] = v;
+  want["masterauth"] = password;
+  if (!want.count("min-slaves-to-write")) want.try_emplace("min-replicas-to-write", "0");
+  return healstep::wantedFrom(std::move(want));
+}
+
+}  // namespace kun::rediscluster

@@ -125,6 +125,20 @@ TEST(SentinelParser, FlagsKeepUnknownNames) {
   EXPECT_TRUE(SentinelFlags::parse("").names().empty());
 }
 
+// assign() reuses the object: nothing of the flags it held before is left.
+TEST(SentinelParser, FlagsAssignedOverOthersAreAsParsed) {
+  auto f = SentinelFlags::parse("s_down,o_down,master,failover_in_progress,some_long_unknown_flag_name");
+  f.assign("slave,disconnected");
+  const auto fresh = SentinelFlags::parse("slave,disconnected");
+  EXPECT_EQ(f.text, fresh.text);
+  EXPECT_EQ(f.names(), fresh.names());
+  EXPECT_FALSE(f.sDown || f.oDown || f.master || f.failoverInProgress);
+  EXPECT_TRUE(f.slave && f.disconnected);
+  f.assign("");
+  EXPECT_TRUE(f.text.empty());
+  EXPECT_FALSE(f.slave || f.disconnected);
+}
+
 // A master entry keeps every field it was sent, integers as text, and reads a repeated key
 // as its last value (what the map it replaced held); heal compares settings through it.
 TEST(SentinelParser, MasterFieldsKeepEverythingSent) {

@@ -34,6 +34,34 @@ TEST(HealConfig, SpecConfigIsAppliedToEveryNodeWithoutRestart) {
   }
 }
 
+// The wanted config is kept across passes (ConfigChecks): a change of spec.config or of the
+// password must rebuild it, or nodes found right for the old one would be skipped.
+TEST(HealConfig, TheKeptWantedConfigFollowsSpecConfigAndPassword) {
+  HealWorld w(Object{{"config", {{"maxmemory-policy", "allkeys-lru"}}}});
+  rediscluster::ConfigChecks checks;
+  w.configChecks = &checks;
+  auto keptIsFresh = [&] {
+    const auto fresh = rediscluster::wantedConfig(w.rc.spec.config, w.rc.spec.password);
+    ASSERT_TRUE(checks.wanted.has_value());
+    EXPECT_EQ(checks.wanted->wanted.want, fresh.want);
+    EXPECT_EQ(checks.wanted->wanted.fingerprint, fresh.fingerprint);
+    EXPECT_EQ(checks.wanted->wanted.configGet, fresh.configGet);
+  };
+  ASSERT_TRUE(w.converge()) << w.why();
+  keptIsFresh();
+  EXPECT_EQ(checks.wanted->wanted.want.at("maxmemory-policy"), "allkeys-lru");
+  w.rc.spec.config["MaxMemory-Policy"] = "volatile-lru";
+  w.rc.spec.config.erase("maxmemory-policy");
+  w.pass();
+  keptIsFresh();
+  for (const auto& p : w.redisPods) EXPECT_EQ(configOf(w, p.ip, "maxmemory-policy"), "volatile-lru");
+  w.olderPasswords = {w.rc.spec.password};
+  w.rc.spec.password = "s3cret";
+  ASSERT_TRUE(w.converge()) << w.why();
+  keptIsFresh();
+  EXPECT_EQ(checks.wanted->wanted.want.at("masterauth"), "s3cret");
+}
+
 TEST(HealConfig, ARecreatedPodGetsTheConfigAgain) {
   HealWorld w(Object{{"config", {{"maxmemory-policy", "allkeys-lfu"}}}});
   ASSERT_TRUE(w.converge()) << w.why();

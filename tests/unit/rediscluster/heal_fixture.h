@@ -168,6 +168,8 @@ struct HealWorld {
   rediscluster::HealReport pass() {
     auto v = view();
     rediscluster::HealContext ctx{admin, kube, rc, v, passwords(), updateRevision, options};
+    ctx.configChecks = configChecks;
+    ctx.now = loop.now();
     auto r = rediscluster::heal(ctx);
     reports.push_back(r);
     return r;
@@ -219,6 +221,7 @@ struct HealWorld {
   redissim::SimRedisAdmin& admin;
   DeletionRecorder kube;
   rediscluster::HealOptions options;
+  rediscluster::ConfigChecks* configChecks = nullptr;  // as the reconciler keeps it; null: none
   std::string password;  // what newly created processes boot with (auth.conf)
   std::vector<std::string> olderPasswords;
   std::string revision = "redis-cluster-test-r1";
