@@ -193,7 +193,18 @@ Result<std::unique_ptr<Watch>> FakeStore::watch(const Resource& r, std::string_v
 // --- commits ---
 
 void FakeStore::record(std::string_view verb, const StoredResource& res, const ObjKey& key, std::uint64_t rv) {
-  if (trace_) trace_->record(loop_.now(), "store", fmt::format("{} {} {} rv={}", verb, res.groupResource, key.text(), rv));
+  if (!trace_) return;
+  // "VERB GROUP/RESOURCE [NS/]NAME rv=N", appended into a kept buffer: one line per
+  // commit, and formatting it through fmt was most of what recording cost.
+  std::string& line = recordScratch_;
+  line.clear();
+  line.append(verb).append(1, ' ').append(res.groupResource).append(1, ' ');
+  if (!key.ns.empty()) line.append(key.ns).append(1, '/');
+  line.append(key.name).append(" rv=");
+  char digits[24];
+  const auto end = std::to_chars(digits, digits + sizeof digits, rv).ptr;
+  line.append(digits, end);
+  trace_->record(loop_.now(), "store", line);
 }
 
 ObjectPtr FakeStore::commitPut(StoredResource& res, const ObjKey& key, Object next, ObjectPtr previous,

@@ -226,6 +226,7 @@ class FakeStore final : public KubeClient, private store::GcHost {
   store::DeferredWork work_;
   store::GarbageCollector gc_;
   std::uint64_t rv_ = 0;
+  std::string recordScratch_;  // record()'s line, reused
   std::uint64_t clusterIPs_ = 0;
   Rfc3339Text nowText_;  // creation and deletion timestamps
   std::map<std::string, TimerId> podGraceTimers_;  // by pod uid

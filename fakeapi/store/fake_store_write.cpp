@@ -287,9 +287,12 @@ Result<ObjectPtr> FakeStore::updateObject(Target t, Object in, bool statusOnly, 
   Object next;
   if (statusOnly) {
     // Everything but status as stored (status is not copied only to be replaced).
+    // Built member by member at the end of the (sorted) map: no lookup per member, and
+    // each copied straight into place.
     next = Object::object();
-    for (auto it = cur.begin(); it != cur.end(); ++it)
-      if (it.key() != "status") next[it.key()] = *it;
+    auto& members = next.get_ref<Object::object_t&>();
+    for (const auto& [k, v] : cur.get_ref<const Object::object_t&>())
+      if (k != "status") members.emplace_hint(members.end(), k, v);
     if (auto s = in.find("status"); s != in.end()) next["status"] = std::move(*s);
     auto patch = store::backPatchOf(next, cur, "status");
     return applyNext(res, ObjKey{ns, name}, std::move(next), storeVerbName(verb), std::move(patch));

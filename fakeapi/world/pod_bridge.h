@@ -92,6 +92,11 @@ class PodBridge {
       bool loading = false, master = false, linkUp = false;
       std::string requirepass, password;
       bool operator==(const RedisSide&) const = default;
+      // == RedisSide{}, without building one.
+      bool isEmpty() const {
+        return state == redissim::SimProcess::State{} && !loading && !master && !linkUp && requirepass.empty() &&
+               password.empty();
+      }
     } redis;
     struct SentinelSide {
       redissim::SimProcess::State state{};
@@ -100,6 +105,10 @@ class PodBridge {
       std::size_t replicas = 0;
       bool failover = false;
       bool operator==(const SentinelSide&) const = default;
+      // == SentinelSide{}, without building one.
+      bool isEmpty() const {
+        return state == redissim::SimProcess::State{} && !master && replicas == 0 && !failover;
+      }
     } sentinelSide;
   };
   // Where a running process' state goes when it stops.
