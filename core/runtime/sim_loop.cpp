@@ -25,11 +25,11 @@ TimerId SimLoop::insert(TimePoint t, std::uint64_t seq, Task&& task) {
     free_.pop_back();
   } else {
     // More than 16 M events waiting at once is a runaway simulation, not a workload.
-    if (slots_.size() > kSlotMask) std::abort();
-    slot = static_cast<std::uint32_t>(slots_.size());
-    slots_.emplace_back();
+    if (slotCount_ > kSlotMask) std::abort();
+    if ((slotCount_ >> kChunkBits) == chunks_.size()) chunks_.push_back(std::make_unique<Slot[]>(std::size_t{1} << kChunkBits));
+    slot = static_cast<std::uint32_t>(slotCount_++);
   }
-  Slot& s = slots_[slot];
+  Slot& s = this->slot(slot);
   s.seq = seq;
   s.task = std::move(task);
   const std::uint64_t key = (seq << kSlotBits) | slot;
@@ -73,8 +73,8 @@ void SimLoop::popTop() {
 
 bool SimLoop::cancel(TimerId id) {
   const std::uint64_t slot = id & kSlotMask, seq = id >> kSlotBits;
-  if (seq == 0 || slot >= slots_.size() || slots_[slot].seq != seq) return false;
-  Slot& s = slots_[slot];
+  if (seq == 0 || slot >= slotCount_ || this->slot(slot).seq != seq) return false;
+  Slot& s = this->slot(slot);
   s.seq = 0;
   s.task = nullptr;  // what the task holds is released now, as when it is erased
   free_.push_back(static_cast<std::uint32_t>(slot));
@@ -97,16 +97,16 @@ bool SimLoop::runOne() {
   if (heap_.empty()) return false;
   const Entry e = heap_.front();
   popTop();
-  const auto slot = static_cast<std::uint32_t>(e.key & kSlotMask);
-  Slot& s = slots_[slot];
-  Task task = std::move(s.task);
-  s.seq = 0;
-  free_.push_back(slot);
+  const auto index = static_cast<std::uint32_t>(e.key & kSlotMask);
+  Slot& s = slot(index);
+  s.seq = 0;  // no longer cancellable; the slot is freed once the task has run and gone
   --live_;
   popDead();
   now_ = timeOf(e);
   ++eventsRun_;
-  task();
+  s.task();
+  s.task = nullptr;
+  free_.push_back(index);
   return true;
 }
 

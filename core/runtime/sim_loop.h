@@ -3,6 +3,7 @@
 // jumps to the next event; nothing here reads the wall clock.
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "core/runtime/event_loop.h"
@@ -62,7 +63,12 @@ class SimLoop final : public EventLoop {
   static constexpr int kSlotBits = 24;
   static constexpr std::uint64_t kSlotMask = (std::uint64_t{1} << kSlotBits) - 1;
   static TimePoint timeOf(const Entry& e) { return TimePoint(Duration(static_cast<Duration::rep>(e.t))); }
-  bool liveEntry(const Entry& e) const { return slots_[e.key & kSlotMask].seq == e.key >> kSlotBits; }
+  // Slots live in fixed chunks, so a slot stays where it is while the pool grows: an event
+  // runs in its slot (no move out of the pool first) even when it schedules more.
+  static constexpr int kChunkBits = 6;
+  Slot& slot(std::uint64_t i) { return chunks_[i >> kChunkBits][i & ((1u << kChunkBits) - 1)]; }
+  const Slot& slot(std::uint64_t i) const { return chunks_[i >> kChunkBits][i & ((1u << kChunkBits) - 1)]; }
+  bool liveEntry(const Entry& e) const { return slot(e.key & kSlotMask).seq == e.key >> kSlotBits; }
   TimerId insert(TimePoint t, std::uint64_t seq, Task&& task);
   void push(Entry e);
   void popTop();   // removes heap_[0]
@@ -70,7 +76,8 @@ class SimLoop final : public EventLoop {
   void compact();
 
   std::vector<Entry> heap_;
-  std::vector<Slot> slots_;
+  std::vector<std::unique_ptr<Slot[]>> chunks_;
+  std::size_t slotCount_ = 0;
   std::vector<std::uint32_t> free_;
   std::size_t live_ = 0;
   TimePoint now_{};
