@@ -272,23 +272,29 @@ redissim::ViewHash ScenarioWorld::viewDigest(const api::RedisCluster& rc) {
   const NetNodeId harness = *harnessNode_;
   redissim::ViewHash d;
   redissim::digest(d, rc.spec.password, p.redis.size(), p.sentinels.size());
+  derived.baseNow = d;
   static const std::string masterName(rediscluster::layout::kMasterName);
+  // Each pod's part on its own (observe asks again only the pods whose part moved), then
+  // mixed into the whole.
   const auto process = [&](const rediscluster::PodInfo& pod, PodSeen& seen, int port) {
-    d.add(seen.identity.a);
-    if (pod.ip.empty()) return;
-    if (!seen.interned) {
-      seen.ip = net.intern(pod.ip);
-      seen.ep = RedisEndpoint{pod.ip, port};
-      seen.interned = true;
+    redissim::ViewHash one;
+    one.add(seen.identity.a);
+    if (!pod.ip.empty()) {
+      if (!seen.interned) {
+        seen.ip = net.intern(pod.ip);
+        seen.ep = RedisEndpoint{pod.ip, port};
+        seen.interned = true;
+      }
+      const redissim::SimProcess* listener = redis.fabric().listener(seen.ep);
+      redissim::digest(one, net.probe(harness, seen.ip), net.probe(seen.ip, harness),
+                       listener ? listener->procId() : 0, listener ? listener->incarnation() : 0);
+      const auto [n, s] = nodesAt(seen, port, listener);
+      redissim::digest(one, n != nullptr, s != nullptr);
+      if (n) n->appendViewDigest(one);
+      if (s) s->appendViewDigest(masterName, one);
     }
-    const RedisEndpoint& ep = seen.ep;
-    const redissim::SimProcess* listener = redis.fabric().listener(ep);
-    redissim::digest(d, net.probe(harness, seen.ip), net.probe(seen.ip, harness), listener ? listener->procId() : 0,
-                     listener ? listener->incarnation() : 0);
-    const auto [n, s] = nodesAt(seen, port, listener);
-    redissim::digest(d, n != nullptr, s != nullptr);
-    if (n) n->appendViewDigest(d);
-    if (s) s->appendViewDigest(masterName, d);
+    seen.now = one;
+    d.add(one.a);
   };
   for (std::size_t i = 0; i < p.redis.size(); ++i)
     process(p.redis[i], derived.redisSeen[i], rediscluster::layout::kRedisPort);
@@ -302,16 +308,44 @@ std::shared_ptr<const rediscluster::ClusterView> ScenarioWorld::observe(const ap
   Derived& d = derivedOf(rc);
   const bool same = d.view && d.viewDigest == digest;
   if (same && !opts_.verifyViewCache) return d.view;
-  auto fresh = std::make_shared<const rediscluster::ClusterView>(
-      rediscluster::observe(harnessAdmin(), pods(rc), rc.spec.password));
-  if (same) {
-    ++viewCheck_.compared;
-    const std::string kept = verdictsOf(rc, *d.view), now = verdictsOf(rc, *fresh);
-    if (kept != now && viewCheck_.mismatches.size() < 5)
-      viewCheck_.mismatches.push_back(fmt::format("at {} ms: kept: {} / fresh: {}",
-                                                  sinceStartMillis(loop().now()), kept, now));
+  const rediscluster::ClusterPods& p = pods(rc);
+  const std::vector<std::string> passwords{rc.spec.password};
+  RedisAdmin& admin = harnessAdmin();
+  // A pod whose part is as when the kept view was made (same pods listed, same password)
+  // keeps its entry: observing it again would read what that entry says (pods() sorted
+  // the pods by ordinal, as rediscluster::observe orders them).
+  const bool base = d.view && d.baseAtView == d.baseNow;
+  const auto kept = [&](const PodSeen& seen) { return base && seen.viewed && seen.atView == seen.now; };
+  bool anyKept = false;
+  auto view = std::make_shared<rediscluster::ClusterView>();
+  view->redis.reserve(p.redis.size());
+  for (std::size_t i = 0; i < p.redis.size(); ++i) {
+    const bool k = kept(d.redisSeen[i]);
+    anyKept |= k;
+    view->redis.push_back(k ? d.view->redis[i] : rediscluster::observeRedis(admin, p.redis[i], passwords));
   }
-  d.view = std::move(fresh);
+  view->sentinels.reserve(p.sentinels.size());
+  for (std::size_t i = 0; i < p.sentinels.size(); ++i) {
+    const bool k = kept(d.sentinelSeen[i]);
+    anyKept |= k;
+    view->sentinels.push_back(k ? d.view->sentinels[i] : rediscluster::observeSentinel(admin, p.sentinels[i]));
+  }
+  if (opts_.verifyViewCache && anyKept) {
+    // A whole kept view (same) or some kept entries: judged as a fresh view would be.
+    const rediscluster::ClusterView fresh = rediscluster::observe(admin, p, passwords);
+    ++viewCheck_.compared;
+    const std::string k = verdictsOf(rc, same ? *d.view : *view), now = verdictsOf(rc, fresh);
+    if (k != now && viewCheck_.mismatches.size() < 5)
+      viewCheck_.mismatches.push_back(fmt::format("at {} ms: kept{}: {} / fresh: {}", sinceStartMillis(loop().now()),
+                                                  same ? "" : " in part", k, now));
+  }
+  for (auto* seen : {&d.redisSeen, &d.sentinelSeen})
+    for (auto& s : *seen) {
+      s.atView = s.now;
+      s.viewed = true;
+    }
+  d.baseAtView = d.baseNow;
+  d.view = std::move(view);
   d.viewDigest = digest;
   return d.view;
 }
