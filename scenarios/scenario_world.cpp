@@ -316,25 +316,33 @@ std::shared_ptr<const rediscluster::ClusterView> ScenarioWorld::observe(const ap
   // the pods by ordinal, as rediscluster::observe orders them).
   const bool base = d.view && d.baseAtView == d.baseNow;
   const auto kept = [&](const PodSeen& seen) { return base && seen.viewed && seen.atView == seen.now; };
+  // When nobody else holds the kept view (made here, never const), its entries are moved
+  // rather than copied.
+  rediscluster::ClusterView* old =
+      d.view.use_count() == 1 ? const_cast<rediscluster::ClusterView*>(d.view.get()) : nullptr;
   bool anyKept = false;
   auto view = std::make_shared<rediscluster::ClusterView>();
-  view->redis.reserve(p.redis.size());
-  for (std::size_t i = 0; i < p.redis.size(); ++i) {
-    const bool k = kept(d.redisSeen[i]);
-    anyKept |= k;
-    view->redis.push_back(k ? d.view->redis[i] : rediscluster::observeRedis(admin, p.redis[i], passwords));
-  }
-  view->sentinels.reserve(p.sentinels.size());
-  for (std::size_t i = 0; i < p.sentinels.size(); ++i) {
-    const bool k = kept(d.sentinelSeen[i]);
-    anyKept |= k;
-    view->sentinels.push_back(k ? d.view->sentinels[i] : rediscluster::observeSentinel(admin, p.sentinels[i]));
-  }
+  const auto entries = [&](auto member, const std::vector<PodSeen>& seen, const auto& observeOne) {
+    auto& out = (*view).*member;
+    out.reserve(seen.size());
+    for (std::size_t i = 0; i < seen.size(); ++i) {
+      const bool k = kept(seen[i]);
+      anyKept |= k;
+      if (!k) out.push_back(observeOne(i));
+      else if (old) out.push_back(std::move(((*old).*member)[i]));
+      else out.push_back(((*d.view).*member)[i]);
+    }
+  };
+  entries(&rediscluster::ClusterView::redis, d.redisSeen,
+          [&](std::size_t i) { return rediscluster::observeRedis(admin, p.redis[i], passwords); });
+  entries(&rediscluster::ClusterView::sentinels, d.sentinelSeen,
+          [&](std::size_t i) { return rediscluster::observeSentinel(admin, p.sentinels[i]); });
   if (opts_.verifyViewCache && anyKept) {
-    // A whole kept view (same) or some kept entries: judged as a fresh view would be.
+    // A whole kept view (same: every entry kept) or some kept entries: judged as a fresh
+    // view would be.
     const rediscluster::ClusterView fresh = rediscluster::observe(admin, p, passwords);
     ++viewCheck_.compared;
-    const std::string k = verdictsOf(rc, same ? *d.view : *view), now = verdictsOf(rc, fresh);
+    const std::string k = verdictsOf(rc, *view), now = verdictsOf(rc, fresh);
     if (k != now && viewCheck_.mismatches.size() < 5)
       viewCheck_.mismatches.push_back(fmt::format("at {} ms: kept{}: {} / fresh: {}", sinceStartMillis(loop().now()),
                                                   same ? "" : " in part", k, now));
