@@ -33,7 +33,9 @@ sim::SimWorldOptions worldOptions(const ScenarioWorldOptions& o) {
 // ordinal; listed: the list, and that selector, were good (else a list with that selector
 // would have failed). `kept` holds the stored objects `out` was last made from: when the
 // store hands back the very same objects (most samples: the store moved, but not these
-// pods), out stays as it is. Whenever out is made again, `seen` is made again beside it.
+// pods), out stays as it is. Whenever out is made again, `seen` is made again beside it;
+// a pod still listed as the same stored object (immutable) keeps its PodInfo and its seen
+// entry (Seen::from), the others are derived afresh.
 template <class Match, class Seen>
 void podsOf(bool listed, const std::vector<Match>& all, bool Match::*component, std::vector<ObjectPtr>& kept,
             std::vector<rediscluster::PodInfo>& out, std::vector<Seen>& seen) {
@@ -48,13 +50,26 @@ void podsOf(bool listed, const std::vector<Match>& all, bool Match::*component, 
     if (m.*component) list.push_back(m.pod);
   if (list == kept) return;
   kept = std::move(list);
+  std::vector<std::pair<rediscluster::PodInfo, Seen>> made;
+  made.reserve(kept.size());
+  for (const auto& p : kept) {
+    auto was = std::find_if(seen.begin(), seen.end(), [&](const Seen& x) { return x.from == p; });
+    if (was != seen.end()) {
+      made.emplace_back(std::move(out[static_cast<std::size_t>(was - seen.begin())]), std::move(*was));
+      was->from.reset();  // moved from: not matched again
+      continue;
+    }
+    auto& [pod, fresh] = made.emplace_back(rediscluster::podInfoFrom(*p), Seen{});
+    fresh.from = p;
+    redissim::digest(fresh.identity, pod.name, pod.uid, pod.ip, pod.running, pod.ready, pod.terminating);
+  }
+  std::stable_sort(made.begin(), made.end(),
+                   [](const auto& a, const auto& b) { return a.first.ordinal < b.first.ordinal; });
   out.clear();
-  for (const auto& p : kept) out.push_back(rediscluster::podInfoFrom(*p));
-  std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.ordinal < b.ordinal; });
-  seen.assign(out.size(), Seen{});
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    const auto& pod = out[i];
-    redissim::digest(seen[i].identity, pod.name, pod.uid, pod.ip, pod.running, pod.ready, pod.terminating);
+  seen.clear();
+  for (auto& [pod, x] : made) {
+    out.push_back(std::move(pod));
+    seen.push_back(std::move(x));
   }
 }
 
@@ -316,6 +331,8 @@ std::shared_ptr<const rediscluster::ClusterView> ScenarioWorld::observe(const ap
   // the pods by ordinal, as rediscluster::observe orders them).
   const bool base = d.view && d.baseAtView == d.baseNow;
   const auto kept = [&](const PodSeen& seen) { return base && seen.viewed && seen.atView == seen.now; };
+  // A kept pod's entry is at the index it had in the kept view (pods may have moved since).
+
   // When nobody else holds the kept view (made here, never const), its entries are moved
   // rather than copied.
   rediscluster::ClusterView* old =
@@ -329,8 +346,8 @@ std::shared_ptr<const rediscluster::ClusterView> ScenarioWorld::observe(const ap
       const bool k = kept(seen[i]);
       anyKept |= k;
       if (!k) out.push_back(observeOne(i));
-      else if (old) out.push_back(std::move(((*old).*member)[i]));
-      else out.push_back(((*d.view).*member)[i]);
+      else if (old) out.push_back(std::move(((*old).*member)[seen[i].viewIndex]));
+      else out.push_back(((*d.view).*member)[seen[i].viewIndex]);
     }
   };
   entries(&rediscluster::ClusterView::redis, d.redisSeen,
@@ -348,9 +365,11 @@ std::shared_ptr<const rediscluster::ClusterView> ScenarioWorld::observe(const ap
                                                   same ? "" : " in part", k, now));
   }
   for (auto* seen : {&d.redisSeen, &d.sentinelSeen})
-    for (auto& s : *seen) {
+    for (std::size_t i = 0; i < seen->size(); ++i) {
+      PodSeen& s = (*seen)[i];
       s.atView = s.now;
       s.viewed = true;
+      s.viewIndex = i;
     }
   d.baseAtView = d.baseNow;
   d.view = std::move(view);

@@ -116,9 +116,9 @@ class ScenarioWorld final : public chaos::OperatorControl {
     const redissim::SentinelNode* sentinel = nullptr;
     bool operator==(const Nodes&) const = default;
   };
-  // What viewDigest keeps of one pod while the pods stay the same: its identity fields
-  // hashed once, its address interned and its endpoint made once (on first use), and the
-  // processes found there (nodesAt).
+  // What viewDigest keeps of one pod while it is listed as the same stored object: its
+  // identity fields hashed once, its address interned and its endpoint made once (on first
+  // use), and the processes found there (nodesAt).
   struct PodSeen {
     redissim::ViewHash identity;
     bool interned = false;
@@ -130,6 +130,8 @@ class ScenarioWorld final : public chaos::OperatorControl {
     // (viewed: the kept view has this pod's entry, made while the same pods were listed).
     redissim::ViewHash now, atView;
     bool viewed = false;
+    std::size_t viewIndex = 0;  // where the kept view has this pod's entry
+    ObjectPtr from;             // the stored object the pod was derived from
   };
   // The redis node, or else the sentinel, at seen.ep as RedisSim has them (a redis node
   // is looked for only at the redis port); kept per pod while the same process listens.
