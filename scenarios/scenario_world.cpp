@@ -33,7 +33,9 @@ sim::SimWorldOptions worldOptions(const ScenarioWorldOptions& o) {
 // ordinal; listed: the list, and that selector, were good (else a list with that selector
 // would have failed). `kept` holds the stored objects `out` was last made from: when the
 // store hands back the very same objects (most samples: the store moved, but not these
-// pods), out stays as it is. Whenever out is made again, `seen` is made again beside it.
+// pods), out stays as it is. Whenever out is made again, `seen` is made again beside it;
+// a pod still listed as the same stored object (immutable) keeps its PodInfo and its seen
+// entry (Seen::from), the others are derived afresh.
 template <class Match, class Seen>
 void podsOf(bool listed, const std::vector<Match>& all, bool Match::*component, std::vector<ObjectPtr>& kept,
             std::vector<rediscluster::PodInfo>& out, std::vector<Seen>& seen) {
@@ -48,13 +50,26 @@ void podsOf(bool listed, const std::vector<Match>& all, bool Match::*component, 
     if (m.*component) list.push_back(m.pod);
   if (list == kept) return;
   kept = std::move(list);
+  std::vector<std::pair<rediscluster::PodInfo, Seen>> made;
+  made.reserve(kept.size());
+  for (const auto& p : kept) {
+    auto was = std::find_if(seen.begin(), seen.end(), [&](const Seen& x) { return x.from == p; });
+    if (was != seen.end()) {
+      made.emplace_back(std::move(out[static_cast<std::size_t>(was - seen.begin())]), std::move(*was));
+      was->from.reset();  // moved from: not matched again
+      continue;
+    }
+    auto& [pod, fresh] = made.emplace_back(rediscluster::podInfoFrom(*p), Seen{});
+    fresh.from = p;
+    redissim::digest(fresh.identity, pod.name, pod.uid, pod.ip, pod.running, pod.ready, pod.terminating);
+  }
+  std::stable_sort(made.begin(), made.end(),
+                   [](const auto& a, const auto& b) { return a.first.ordinal < b.first.ordinal; });
   out.clear();
-  for (const auto& p : kept) out.push_back(rediscluster::podInfoFrom(*p));
-  std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.ordinal < b.ordinal; });
-  seen.assign(out.size(), Seen{});
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    const auto& pod = out[i];
-    redissim::digest(seen[i].identity, pod.name, pod.uid, pod.ip, pod.running, pod.ready, pod.terminating);
+  seen.clear();
+  for (auto& [pod, x] : made) {
+    out.push_back(std::move(pod));
+    seen.push_back(std::move(x));
   }
 }
 
@@ -272,23 +287,29 @@ redissim::ViewHash ScenarioWorld::viewDigest(const api::RedisCluster& rc) {
   const NetNodeId harness = *harnessNode_;
   redissim::ViewHash d;
   redissim::digest(d, rc.spec.password, p.redis.size(), p.sentinels.size());
+  derived.baseNow = d;
   static const std::string masterName(rediscluster::layout::kMasterName);
+  // Each pod's part on its own (observe asks again only the pods whose part moved), then
+  // mixed into the whole.
   const auto process = [&](const rediscluster::PodInfo& pod, PodSeen& seen, int port) {
-    d.add(seen.identity.a);
-    if (pod.ip.empty()) return;
-    if (!seen.interned) {
-      seen.ip = net.intern(pod.ip);
-      seen.ep = RedisEndpoint{pod.ip, port};
-      seen.interned = true;
+    redissim::ViewHash one;
+    one.add(seen.identity.a);
+    if (!pod.ip.empty()) {
+      if (!seen.interned) {
+        seen.ip = net.intern(pod.ip);
+        seen.ep = RedisEndpoint{pod.ip, port};
+        seen.interned = true;
+      }
+      const redissim::SimProcess* listener = redis.fabric().listener(seen.ep);
+      redissim::digest(one, net.probe(harness, seen.ip), net.probe(seen.ip, harness),
+                       listener ? listener->procId() : 0, listener ? listener->incarnation() : 0);
+      const auto [n, s] = nodesAt(seen, port, listener);
+      redissim::digest(one, n != nullptr, s != nullptr);
+      if (n) n->appendViewDigest(one);
+      if (s) s->appendViewDigest(masterName, one);
     }
-    const RedisEndpoint& ep = seen.ep;
-    const redissim::SimProcess* listener = redis.fabric().listener(ep);
-    redissim::digest(d, net.probe(harness, seen.ip), net.probe(seen.ip, harness), listener ? listener->procId() : 0,
-                     listener ? listener->incarnation() : 0);
-    const auto [n, s] = nodesAt(seen, port, listener);
-    redissim::digest(d, n != nullptr, s != nullptr);
-    if (n) n->appendViewDigest(d);
-    if (s) s->appendViewDigest(masterName, d);
+    seen.now = one;
+    d.add(one.a);
   };
   for (std::size_t i = 0; i < p.redis.size(); ++i)
     process(p.redis[i], derived.redisSeen[i], rediscluster::layout::kRedisPort);
@@ -302,16 +323,56 @@ std::shared_ptr<const rediscluster::ClusterView> ScenarioWorld::observe(const ap
   Derived& d = derivedOf(rc);
   const bool same = d.view && d.viewDigest == digest;
   if (same && !opts_.verifyViewCache) return d.view;
-  auto fresh = std::make_shared<const rediscluster::ClusterView>(
-      rediscluster::observe(harnessAdmin(), pods(rc), rc.spec.password));
-  if (same) {
+  const rediscluster::ClusterPods& p = pods(rc);
+  const std::vector<std::string> passwords{rc.spec.password};
+  RedisAdmin& admin = harnessAdmin();
+  // A pod whose part is as when the kept view was made (same pods listed, same password)
+  // keeps its entry: observing it again would read what that entry says (pods() sorted
+  // the pods by ordinal, as rediscluster::observe orders them).
+  const bool base = d.view && d.baseAtView == d.baseNow;
+  const auto kept = [&](const PodSeen& seen) { return base && seen.viewed && seen.atView == seen.now; };
+  // A kept pod's entry is at the index it had in the kept view (pods may have moved since).
+
+  // When nobody else holds the kept view (made here, never const), its entries are moved
+  // rather than copied.
+  rediscluster::ClusterView* old =
+      d.view.use_count() == 1 ? const_cast<rediscluster::ClusterView*>(d.view.get()) : nullptr;
+  bool anyKept = false;
+  auto view = std::make_shared<rediscluster::ClusterView>();
+  const auto entries = [&](auto member, const std::vector<PodSeen>& seen, const auto& observeOne) {
+    auto& out = (*view).*member;
+    out.reserve(seen.size());
+    for (std::size_t i = 0; i < seen.size(); ++i) {
+      const bool k = kept(seen[i]);
+      anyKept |= k;
+      if (!k) out.push_back(observeOne(i));
+      else if (old) out.push_back(std::move(((*old).*member)[seen[i].viewIndex]));
+      else out.push_back(((*d.view).*member)[seen[i].viewIndex]);
+    }
+  };
+  entries(&rediscluster::ClusterView::redis, d.redisSeen,
+          [&](std::size_t i) { return rediscluster::observeRedis(admin, p.redis[i], passwords); });
+  entries(&rediscluster::ClusterView::sentinels, d.sentinelSeen,
+          [&](std::size_t i) { return rediscluster::observeSentinel(admin, p.sentinels[i]); });
+  if (opts_.verifyViewCache && anyKept) {
+    // A whole kept view (same: every entry kept) or some kept entries: judged as a fresh
+    // view would be.
+    const rediscluster::ClusterView fresh = rediscluster::observe(admin, p, passwords);
     ++viewCheck_.compared;
-    const std::string kept = verdictsOf(rc, *d.view), now = verdictsOf(rc, *fresh);
-    if (kept != now && viewCheck_.mismatches.size() < 5)
-      viewCheck_.mismatches.push_back(fmt::format("at {} ms: kept: {} / fresh: {}",
-                                                  sinceStartMillis(loop().now()), kept, now));
+    const std::string k = verdictsOf(rc, *view), now = verdictsOf(rc, fresh);
+    if (k != now && viewCheck_.mismatches.size() < 5)
+      viewCheck_.mismatches.push_back(fmt::format("at {} ms: kept{}: {} / fresh: {}", sinceStartMillis(loop().now()),
+                                                  same ? "" : " in part", k, now));
   }
-  d.view = std::move(fresh);
+  for (auto* seen : {&d.redisSeen, &d.sentinelSeen})
+    for (std::size_t i = 0; i < seen->size(); ++i) {
+      PodSeen& s = (*seen)[i];
+      s.atView = s.now;
+      s.viewed = true;
+      s.viewIndex = i;
+    }
+  d.baseAtView = d.baseNow;
+  d.view = std::move(view);
   d.viewDigest = digest;
   return d.view;
 }

@@ -73,11 +73,13 @@ class ScenarioWorld final : public chaos::OperatorControl {
   const rediscluster::ClusterPods& pods(const api::RedisCluster& rc);
   // Observed again only when something it reads changed (viewDigest): between changes the
   // earlier view is returned, whose offsets and ping ages may have drifted since — no check
-  // reads those.
+  // reads those. When it changed, only the nodes whose own digest moved are asked again;
+  // the others' entries are taken from the earlier view (the same reasoning, per node).
   std::shared_ptr<const rediscluster::ClusterView> observe(const api::RedisCluster& rc);
   rediscluster::Health health(const api::RedisCluster& rc) { return rediscluster::assessHealth(rc, *observe(rc)); }
   // What observe(rc) depends on that does not drift with time: the pods, the password, and
   // each process's own digest (RedisNode/SentinelNode::appendViewDigest) and reachability.
+  // Also leaves each pod's part (PodSeen::now) and the rest's (Derived::baseNow) for observe.
   redissim::ViewHash viewDigest(const api::RedisCluster& rc);
   // Kept views, and the kubelet's kept readiness verdicts (PodBridge's), as checked.
   ViewCacheCheck viewCacheCheck() const;
@@ -114,9 +116,9 @@ class ScenarioWorld final : public chaos::OperatorControl {
     const redissim::SentinelNode* sentinel = nullptr;
     bool operator==(const Nodes&) const = default;
   };
-  // What viewDigest keeps of one pod while the pods stay the same: its identity fields
-  // hashed once, its address interned and its endpoint made once (on first use), and the
-  // processes found there (nodesAt).
+  // What viewDigest keeps of one pod while it is listed as the same stored object: its
+  // identity fields hashed once, its address interned and its endpoint made once (on first
+  // use), and the processes found there (nodesAt).
   struct PodSeen {
     redissim::ViewHash identity;
     bool interned = false;
@@ -124,6 +126,12 @@ class ScenarioWorld final : public chaos::OperatorControl {
     RedisEndpoint ep;
     redissim::ProcId proc = 0;  // the listener `nodes` were found for (0: none kept)
     Nodes nodes;
+    // This pod's part of the last viewDigest, and of the one the kept view was made at
+    // (viewed: the kept view has this pod's entry, made while the same pods were listed).
+    redissim::ViewHash now, atView;
+    bool viewed = false;
+    std::size_t viewIndex = 0;  // where the kept view has this pod's entry
+    ObjectPtr from;             // the stored object the pod was derived from
   };
   // The redis node, or else the sentinel, at seen.ep as RedisSim has them (a redis node
   // is looked for only at the redis port); kept per pod while the same process listens.
@@ -150,6 +158,7 @@ class ScenarioWorld final : public chaos::OperatorControl {
     rediscluster::ClusterPods pods;
     std::vector<PodSeen> redisSeen, sentinelSeen;  // by pods.redis / pods.sentinels index
     redissim::ViewHash viewDigest;
+    redissim::ViewHash baseNow, baseAtView;  // the password and the pod counts' part
     std::shared_ptr<const rediscluster::ClusterView> view;
   };
   // rc's entry: found by the cluster object itself when rc is the one cluster() derived

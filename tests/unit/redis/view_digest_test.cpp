@@ -45,6 +45,20 @@ TEST(ViewHash, LengthsKeepSequencesApart) {
   EXPECT_NE(zero, none);  // a value appended is not nothing appended
 }
 
+// The bytes after the last whole word are read by overlapping loads: a change of any one
+// byte, at any length, still moves the digest.
+TEST(ViewHash, EveryByteOfAStringCounts) {
+  const std::string base = "10.244.12.34:6379-abcdefghij";
+  for (std::size_t n = 1; n <= base.size(); ++n) {
+    const std::string s = base.substr(0, n);
+    for (std::size_t k = 0; k < n; ++k) {
+      std::string t = s;
+      t[k] = static_cast<char>(t[k] ^ 0x20);
+      EXPECT_NE(of(s, ""), of(t, "")) << "length " << n << ", byte " << k;
+    }
+  }
+}
+
 TEST(ViewHash, SentinelDigestMovesWithWhatItsViewReads) {
   SimWorld w;
   Topology t{w.sim, TopologyOptions{}};
