@@ -76,18 +76,100 @@ template <std::size_t N>
 
 // --- the timer -----------------------------------------------------------------------------
 
-void SentinelNode::scheduleTimer() {
+Duration SentinelNode::drawTickPeriod() {
   // Sentinel changes its timer frequency on every run (10..19 Hz) so that sentinels
   // started together drift apart and do not keep asking for votes at the same moment.
-  const std::int64_t hz = 10 + static_cast<std::int64_t>(rng_.below(10));
-  after(milliseconds(1000 / hz), [this] { timer(); });
+  const std::int64_t hz = 10 + static_cast<std::int64_t>(tickRng_.below(10));
+  return milliseconds(1000 / hz);
 }
 
 void SentinelNode::timer() {
   const std::int64_t now = mstime();
+  ++ticksRun_;
+  if (checkPlans_ && tickAt_ < wantAt_) {
+    ++ticksPassed_;
+    if (tilt_ || now >= wake_) ++planMisses_;  // the rule would pass by a tick that acts
+  }
+  if (tickIdx_ >= 2) {
+    ticksPassed_ += tickIdx_ - 1;
+    // The ticks passed by did nothing but take the time, as each tick does for TILT.
+    TimePoint last = tickBase_;
+    for (std::size_t i = 0; i + 1 < tickIdx_; ++i) last += tickPeriods_[i];
+    previousTime_ = msAt(last);
+  }
+  inTick_ = true;
   checkTilt(now);
   handleAll(now);
+  inTick_ = false;
   scheduleTimer();
+}
+
+void SentinelNode::scheduleTimer() {
+  tickPeriods_.erase(tickPeriods_.begin(), tickPeriods_.begin() + static_cast<std::ptrdiff_t>(tickIdx_));
+  tickBase_ = loop().now();  // late, if the process was hung: the next period counts from now
+  const auto [idx, at] = firstActingTick(tickBase_);
+  wantIdx_ = idx;
+  wantAt_ = at;
+  wantMs_ = msAt(at);
+  if (checkPlans_) setTick(1, tickBase_ + tickPeriods_.front());
+  else setTick(idx, at);
+}
+
+TimePoint SentinelNode::timeOfMs(std::int64_t ms) {
+  // mstime() = wall / 1000 >= ms  <=>  wall >= ms * 1000 (the wall clock is positive).
+  constexpr std::int64_t kLimit = std::numeric_limits<std::int64_t>::max() / 4000;
+  if (ms <= -kLimit) return TimePoint::min();
+  if (ms >= kLimit) return TimePoint::max();
+  return loop().now() + Duration(ms * 1000 - wallMicros());
+}
+
+std::pair<std::size_t, TimePoint> SentinelNode::firstActingTick(TimePoint after) {
+  const TimePoint from = tilt_ ? TimePoint::min() : timeOfMs(wake_);
+  TimePoint t = tickBase_;
+  for (std::size_t i = 1;; ++i) {
+    if (i > tickPeriods_.size()) tickPeriods_.push_back(drawTickPeriod());
+    t += tickPeriods_[i - 1];
+    if (t > after && (t >= from || i >= kMaxTicksAhead)) return {i, t};
+  }
+}
+
+void SentinelNode::setTick(std::size_t idx, TimePoint at) {
+  cancelTimer(tickEvent_);
+  tickIdx_ = idx;
+  tickAt_ = at;
+  if (idx == 0) {  // the boot tick
+    wantIdx_ = 0;
+    wantAt_ = at;
+    wantMs_ = kAlways;
+  }
+  tickEvent_ = after(at - loop().now(), [this] { timer(); });
+}
+
+void SentinelNode::rewake() {
+  // Only while the event waits (not once it fired into a hung process's inbox, or is firing
+  // now: a tick at this very time ran before what runs now).
+  const TimePoint now = loop().now();
+  if (state() != State::Running || now >= wantAt_ || now >= tickAt_ || tickIdx_ == 0) return;
+  const auto [idx, at] = firstActingTick(now);
+  if (at >= wantAt_) return;
+  wantIdx_ = idx;
+  wantAt_ = at;
+  wantMs_ = msAt(at);
+  if (!checkPlans_) setTick(idx, at);
+}
+
+void SentinelNode::onHang() {
+  // A stopped process's next tick waits in its inbox and runs late, on SIGCONT: that is the
+  // first tick after now, whatever the plans say (it sees the time jump: TILT).
+  const TimePoint now = loop().now();
+  if (now >= tickAt_ || tickIdx_ == 0) return;
+  TimePoint t = tickBase_;
+  std::size_t i = 0;
+  while (t <= now) t += tickPeriods_[i++];  // tickAt_ > now lies within the drawn periods
+  wantIdx_ = i;
+  wantAt_ = t;
+  wantMs_ = kAlways;  // no rewake while stopped
+  if (!checkPlans_) setTick(i, t);
 }
 
 void SentinelNode::checkTilt(std::int64_t now) {

@@ -12,7 +12,7 @@
 namespace kun::redissim {
 
 SentinelNode::SentinelNode(Fabric& fabric, Random rng, SentinelOptions opts, Trace* trace)
-    : SimProcess(fabric, opts.ip, trace), rng_(std::move(rng)), opts_(std::move(opts)), port_(opts_.port) {
+    : SimProcess(fabric, opts.ip, trace), rng_(std::move(rng)), tickRng_(rng_.fork("timer")), opts_(std::move(opts)), port_(opts_.port) {
   saved_ = opts_.savedConfig;
   fabric.listen(endpoint(), procId());
   if (opts_.startNow) start(opts_.bootDelay);
@@ -73,7 +73,8 @@ void SentinelNode::onBoot() {
   // PING and INFO go out right after the instances were created from the config, so the
   // PING cycle starts ~2 ms after the creation-time stamps (last_pub_time, ...) that pace
   // the first hellos.
-  after(milliseconds(1), [this] { timer(); });
+  tickPeriods_.clear();
+  setTick(0, loop().now() + milliseconds(1));
 }
 
 void SentinelNode::onDown() {

@@ -121,6 +121,9 @@ class SentinelNode final : public SimProcess {
   // counts the runs that did something (a plan that skipped work: must stay 0).
   void checkTimerPlans(bool on) { checkPlans_ = on; }
   std::uint64_t timerPlanMisses() const { return planMisses_; }
+  // Timer ticks passed by with nothing to do (in check mode: that the rule would pass by).
+  std::uint64_t timerTicksPassedBy() const { return ticksPassed_; }
+  std::uint64_t timerTicksRun() const { return ticksRun_; }
   std::uint64_t timerPlanSkips() const { return planSkips_; }
   // A SENTINEL subcommand is about to run: one that may change what the timer acts on
   // voids the timer's plans.
@@ -244,16 +247,21 @@ class SentinelNode final : public SimProcess {
   void replan(Instance& ri) {
     ri.planGen = planGen_;
     ri.planDue = planFor(ri, mstime());
-    wake_ = std::min(wake_, ri.planDue);
+    lowerWake(ri.planDue);
   }
   void unplan(Instance& ri) {
     ri.planDue = kAlways;
-    wake_ = kAlways;
+    lowerWake(kAlways);
   }
   // Something changed that plans of other instances may depend on: every one is redone.
   void unplanAll() {
     ++planGen_;
-    wake_ = kAlways;
+    lowerWake(kAlways);
+  }
+  void lowerWake(std::int64_t due) {
+    wake_ = std::min(wake_, due);
+    // Between ticks, an earlier wake may need an earlier tick than the one waited for.
+    if (wake_ < wantMs_ && !inTick_) rewake();
   }
   // The timer may pass ri by (its plan holds, and nothing outside ri it depends on moved).
   bool quiet(const Instance& ri, std::int64_t now) const;
@@ -261,8 +269,20 @@ class SentinelNode final : public SimProcess {
   // (what probe sees changed).
   void checkQuietRun(Instance& ri, std::int64_t now, bool allQuiet);
   std::vector<std::int64_t> probe(const Instance& ri) const;
+  // The timer's ticks. Their periods come from tickRng_ (drawn ahead as needed), so the
+  // tick times are known in advance: a tick that would find nothing to do (before wake_,
+  // no TILT) is passed by, and the timer event waits for the first one that could act.
   void timer();
-  void scheduleTimer();
+  void scheduleTimer();  // after a tick: the next one to run, from now
+  Duration drawTickPeriod();
+  std::int64_t msAt(TimePoint t) { return (wallMicros() + (t - loop().now()).count()) / 1000; }
+  TimePoint timeOfMs(std::int64_t ms);  // the first loop time at which mstime() >= ms
+  // The tick (index into tickPeriods_, 1-based, and time) of the first after `after` that
+  // could act: TILT, or wake_ reached; or the kMaxTicksAhead-th, which runs anyway.
+  std::pair<std::size_t, TimePoint> firstActingTick(TimePoint after);
+  void setTick(std::size_t idx, TimePoint at);  // (re)schedules the timer event for it
+  void rewake();
+  void onHang() override;
   // now: mstime() when the tick started (the simulated clock stands still during it).
   void checkTilt(std::int64_t now);
   void handleAll(std::int64_t now);
@@ -323,6 +343,21 @@ class SentinelNode final : public SimProcess {
   void instancesFields(const std::map<std::string, std::unique_ptr<Instance>>& d, SentinelFieldSink& out) const;
 
   Random rng_;
+  Random tickRng_;  // the timer's periods, apart from rng_ (votes) so they can be drawn ahead
+  // The tick sequence: tickBase_ is when timer() last ran, tickPeriods_ the periods drawn
+  // for the ticks after it. The timer event is for tick tickIdx_ (0: the boot tick, not
+  // from the sequence) at tickAt_; want* is the tick the skipping rule picks, which the
+  // event is for except in checkPlans_ mode (every tick runs, and one that the rule passes
+  // by but that acts counts as a plan miss).
+  TimePoint tickBase_{};
+  std::vector<Duration> tickPeriods_;
+  TimerId tickEvent_ = 0;
+  std::size_t tickIdx_ = 0, wantIdx_ = 0;
+  TimePoint tickAt_{}, wantAt_{};
+  std::int64_t wantMs_ = kAlways;
+  bool inTick_ = false;
+  std::uint64_t ticksPassed_ = 0, ticksRun_ = 0;
+  static constexpr std::size_t kMaxTicksAhead = 64;
   SentinelOptions opts_;
   int port_;
   std::optional<SentinelSavedConfig> saved_;

@@ -27,6 +27,7 @@ void SimProcess::hang() {
   if (state_ != State::Running) return;
   state_ = State::Hung;
   record("hung");
+  onHang();
 }
 
 void SimProcess::resume() {

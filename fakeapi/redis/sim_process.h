@@ -111,6 +111,7 @@ class SimProcess {
  protected:
   virtual void onBoot() = 0;   // the process has started: build state from disk/config
   virtual void onDown() {}     // it died: drop in-memory state
+  virtual void onHang() {}     // it was just stopped (SIGSTOP)
   virtual void onAccept(ConnId) {}
   virtual void onRequest(ConnId c, RequestId r, Argv argv) = 0;
   virtual void onPeerClosed(ConnId) {}

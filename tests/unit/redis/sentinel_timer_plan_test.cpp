@@ -42,24 +42,58 @@ TEST(SentinelTimerPlan, SteadyStatePassesMostInstancesByWithoutMissingWork) {
   EXPECT_GT(c.skips() - before, 3u * 5 * 30 * 8);
 }
 
+// A failover, a hang long enough for TILT, a sentinel restart.
+void failoverRestartAndTilt(SimWorld& w, Topology& t) {
+  t.redis(0).crash();
+  ASSERT_TRUE(w.runUntil([&] { return t.agreedMaster() && *t.agreedMaster() != Topology::redisEp(0) && t.converged(); },
+                         seconds(40)))
+      << w.lastTrace();
+  t.redis(0).start();
+  t.sentinel(1).hang();  // resumed late: TILT
+  w.runFor(seconds(4));
+  t.sentinel(1).resume();
+  t.sentinel(2).crash();
+  w.runFor(seconds(3));
+  t.sentinel(2).start();
+  w.runFor(seconds(45));
+}
+
 TEST(SentinelTimerPlan, FailoverRestartAndTiltMissNothing) {
   Checked c;
   ASSERT_TRUE(c.settled);
-  c.t.redis(0).crash();
-  ASSERT_TRUE(c.w.runUntil([&] { return c.t.agreedMaster() && *c.t.agreedMaster() != Topology::redisEp(0) && c.t.converged(); },
-                           seconds(40)))
-      << c.w.lastTrace();
-  c.t.redis(0).start();
-  c.t.sentinel(1).hang();  // resumed late: TILT
-  c.w.runFor(seconds(4));
-  c.t.sentinel(1).resume();
-  c.t.sentinel(2).crash();
-  c.w.runFor(seconds(3));
-  c.t.sentinel(2).start();
-  c.w.runFor(seconds(45));
+  failoverRestartAndTilt(c.w, c.t);
   EXPECT_GE(c.w.count("+tilt"), 1u);
   EXPECT_GE(c.w.count("-tilt"), 1u);
   EXPECT_EQ(c.misses(), 0u) << c.w.lastTrace();
+}
+
+// Check mode runs every tick; the default passes quiet ticks by without an event: both
+// must make the same run, entry for entry.
+TEST(SentinelTimerPlan, PassingTicksByChangesNothing) {
+  std::vector<std::string> runs[2];
+  std::uint64_t passed = 0, ran = 0;
+  for (const bool check : {true, false}) {
+    SimWorld w;
+    Topology t{w.sim, TopologyOptions{}};
+    for (int i = 0; i < t.sentinelCount(); ++i) t.sentinel(i).checkTimerPlans(check);
+    ASSERT_TRUE(w.runUntil([&] { return t.converged() && t.sentinelListsExact(); }, seconds(40)));
+    failoverRestartAndTilt(w, t);
+    for (const auto& e : w.trace.entries())
+      runs[check].push_back(formatLoopTime(e.time) + " " + e.component + " | " + e.text);
+    for (int i = 0; i < t.sentinelCount(); ++i) {
+      if (check) {
+        EXPECT_EQ(t.sentinel(i).timerPlanMisses(), 0u) << "sentinel " << i;
+      } else {
+        passed += t.sentinel(i).timerTicksPassedBy();
+        ran += t.sentinel(i).timerTicksRun();
+      }
+    }
+  }
+  ASSERT_GT(runs[0].size(), 100u);
+  EXPECT_EQ(runs[0], runs[1]);
+  // A PING a second, a hello every 2 s, INFO every 10 s against 10-19 ticks a second:
+  // most ticks have nothing to do.
+  EXPECT_GT(passed, ran);
 }
 
 TEST(SentinelTimerPlan, PartitionsAndAHungReplicaMissNothing) {
