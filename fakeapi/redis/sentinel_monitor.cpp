@@ -123,12 +123,13 @@ TimePoint SentinelNode::timeOfMs(std::int64_t ms) {
   return loop().now() + Duration(ms * 1000 - wallMicros());
 }
 
-std::pair<std::size_t, TimePoint> SentinelNode::firstActingTick(TimePoint after) {
+std::pair<std::size_t, TimePoint> SentinelNode::firstActingTick(TimePoint after, TimePoint before) {
   const TimePoint from = tilt_ ? TimePoint::min() : timeOfMs(wake_);
   TimePoint t = tickBase_;
   for (std::size_t i = 1;; ++i) {
     if (i > tickPeriods_.size()) tickPeriods_.push_back(drawTickPeriod());
     t += tickPeriods_[i - 1];
+    if (t >= before) return {i, t};
     if (t > after && (t >= from || i >= kMaxTicksAhead)) return {i, t};
   }
 }
@@ -150,7 +151,7 @@ void SentinelNode::rewake() {
   // now: a tick at this very time ran before what runs now).
   const TimePoint now = loop().now();
   if (state() != State::Running || now >= wantAt_ || now >= tickAt_ || tickIdx_ == 0) return;
-  const auto [idx, at] = firstActingTick(now);
+  const auto [idx, at] = firstActingTick(now, wantAt_);
   if (at >= wantAt_) return;
   wantIdx_ = idx;
   wantAt_ = at;
@@ -689,7 +690,8 @@ void SentinelNode::refreshInfo(Instance& ri, const std::string& info) {
     if (l.empty()) continue;
     auto starts = [&l](const auto& p) { return startsWith(l, p); };
     // Every field read below starts with 'm', 'r' or 's', and no line starts with two of
-    // their names: a line is matched against the names of its first letter only.
+    // their names: a line is matched against the names of its first letter only (and a
+    // section header, '#', against the two sections that hold them).
     switch (l[0]) {
       case 'r':
         if (l.size() >= 47 && starts("run_id:")) {
@@ -756,6 +758,14 @@ void SentinelNode::refreshInfo(Instance& ri, const std::string& info) {
             auto v = parseInt(l.substr(18));
             ri.slaveReplOffset = v ? *v : 0;
           }
+        }
+        break;
+      case '#':
+        // Only Server (run_id) and Replication hold lines read above: any other section
+        // (a blank line ends each) is passed over whole.
+        if (!starts("# Server") && !starts("# Replication")) {
+          const std::size_t end = info.find("\r\n\r\n", e);
+          pos = end == std::string::npos ? info.size() : end + 4;
         }
         break;
       default:

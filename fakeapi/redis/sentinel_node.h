@@ -278,8 +278,9 @@ class SentinelNode final : public SimProcess {
   std::int64_t msAt(TimePoint t) { return (wallMicros() + (t - loop().now()).count()) / 1000; }
   TimePoint timeOfMs(std::int64_t ms);  // the first loop time at which mstime() >= ms
   // The tick (index into tickPeriods_, 1-based, and time) of the first after `after` that
-  // could act: TILT, or wake_ reached; or the kMaxTicksAhead-th, which runs anyway.
-  std::pair<std::size_t, TimePoint> firstActingTick(TimePoint after);
+  // could act: TILT, or wake_ reached; or the kMaxTicksAhead-th, which runs anyway. The
+  // search stops at the first tick at or after `before` (one that is waited for already).
+  std::pair<std::size_t, TimePoint> firstActingTick(TimePoint after, TimePoint before = TimePoint::max());
   void setTick(std::size_t idx, TimePoint at);  // (re)schedules the timer event for it
   void rewake();
   void onHang() override;
