@@ -39,9 +39,53 @@ TimerId SimLoop::insert(TimePoint t, std::uint64_t seq, Task&& task) {
 }
 
 void SimLoop::push(Entry e) {
-  heap_.push_back(e);
-  Entry* h = heap_.data();
-  std::size_t i = heap_.size() - 1;
+  const auto o = e.order();
+  if (!far_.empty() && o > near_.front().order()) {
+    pushFar(e);
+    return;
+  }
+  near_.push_back(e);
+  Entry* h = near_.data();
+  std::size_t i = near_.size() - 1;
+  while (i > 0 && h[i - 1].order() < o) {
+    h[i] = h[i - 1];
+    --i;
+  }
+  h[i] = e;
+  if (near_.size() > kNear) spill();
+}
+
+void SimLoop::popFront() {
+  near_.pop_back();
+  if (near_.empty() && !far_.empty()) refill();
+}
+
+void SimLoop::spill() {
+  // near_[0, half) are the latest of near_, so still ordered after the rest of it.
+  const auto half = static_cast<std::ptrdiff_t>(near_.size() / 2);
+  for (auto it = near_.begin(); it != near_.begin() + half; ++it) pushFar(*it);
+  near_.erase(near_.begin(), near_.begin() + half);
+}
+
+void SimLoop::refill() {
+  while (!far_.empty() && near_.size() < kNear / 2) {
+    const Entry e = far_.front();
+    popFar();
+    if (liveEntry(e)) {
+      near_.push_back(e);
+    } else {
+      --dead_;
+    }
+  }
+  std::reverse(near_.begin(), near_.end());  // taken soonest first; near_ keeps it last
+}
+
+// far_'s sifts are written out rather than std::push_heap and pop_heap over a comparator,
+// which cost more when every event went through the heap.
+void SimLoop::pushFar(Entry e) {
+  far_.push_back(e);
+  Entry* h = far_.data();
+  std::size_t i = far_.size() - 1;
   const auto o = e.order();
   while (i > 0) {
     const std::size_t parent = (i - 1) / 2;
@@ -52,12 +96,12 @@ void SimLoop::push(Entry e) {
   h[i] = e;
 }
 
-void SimLoop::popTop() {
-  const Entry last = heap_.back();
-  heap_.pop_back();
-  const std::size_t n = heap_.size();
+void SimLoop::popFar() {
+  const Entry last = far_.back();
+  far_.pop_back();
+  const std::size_t n = far_.size();
   if (n == 0) return;
-  Entry* h = heap_.data();
+  Entry* h = far_.data();
   const auto o = last.order();
   std::size_t i = 0;
   for (;;) {
@@ -79,29 +123,38 @@ bool SimLoop::cancel(TimerId id) {
   s.task = nullptr;  // what the task holds is released now, as when it is erased
   free_.push_back(static_cast<std::uint32_t>(slot));
   --live_;
+  ++dead_;
   popDead();
-  if (heap_.size() > 64 && heap_.size() > 4 * live_) compact();
+  const std::size_t queued = near_.size() + far_.size();
+  if (queued > 64 && queued > 4 * live_) compact();
   return true;
 }
 
 void SimLoop::popDead() {
-  while (!heap_.empty() && !liveEntry(heap_.front())) popTop();
+  while (!near_.empty() && !liveEntry(near_.back())) {
+    --dead_;
+    popFront();
+  }
 }
 
 void SimLoop::compact() {
-  std::erase_if(heap_, [this](const Entry& e) { return !liveEntry(e); });
-  std::make_heap(heap_.begin(), heap_.end(), [](const Entry& a, const Entry& b) { return a.order() > b.order(); });
+  const auto dead = [this](const Entry& e) { return !liveEntry(e); };
+  std::erase_if(near_, dead);  // keeps near_'s order
+  std::erase_if(far_, dead);
+  std::make_heap(far_.begin(), far_.end(), [](const Entry& a, const Entry& b) { return a.order() > b.order(); });
+  dead_ = 0;
+  if (near_.empty()) refill();
 }
 
 bool SimLoop::runOne() {
-  if (heap_.empty()) return false;
-  const Entry e = heap_.front();
-  popTop();
+  if (near_.empty()) return false;
+  const Entry e = near_.back();
+  popFront();
   const auto index = static_cast<std::uint32_t>(e.key & kSlotMask);
   Slot& s = slot(index);
   s.seq = 0;  // no longer cancellable; the slot is freed once the task has run and gone
   --live_;
-  popDead();
+  if (dead_ != 0) popDead();
   now_ = timeOf(e);
   ++eventsRun_;
   s.task();
@@ -111,13 +164,13 @@ bool SimLoop::runOne() {
 }
 
 void SimLoop::runUntil(TimePoint t) {
-  while (!heap_.empty() && timeOf(heap_.front()) <= t) runOne();
+  while (!near_.empty() && timeOf(near_.back()) <= t) runOne();
   if (now_ < t) now_ = t;
 }
 
 bool SimLoop::runUntil(const std::function<bool()>& pred, TimePoint deadline) {
   if (pred()) return true;
-  while (!heap_.empty() && timeOf(heap_.front()) <= deadline) {
+  while (!near_.empty() && timeOf(near_.back()) <= deadline) {
     runOne();
     if (pred()) return true;
   }
