@@ -40,44 +40,47 @@ TimerId SimLoop::insert(TimePoint t, std::uint64_t seq, Task&& task) {
 
 void SimLoop::push(Entry e) {
   const auto o = e.order();
-  if (!far_.empty() && o > near_.front().order()) {
+  if (!far_.empty() && o > near_[0].order()) {
     pushFar(e);
     return;
   }
-  near_.push_back(e);
   Entry* h = near_.data();
-  std::size_t i = near_.size() - 1;
+  std::size_t i = nearCount_++;
   while (i > 0 && h[i - 1].order() < o) {
     h[i] = h[i - 1];
     --i;
   }
   h[i] = e;
-  if (near_.size() > kNear) spill();
+  if (nearCount_ > kNear) spill();
 }
 
 void SimLoop::popFront() {
-  near_.pop_back();
-  if (near_.empty() && !far_.empty()) refill();
+  if (--nearCount_ == 0 && !far_.empty()) refill();
 }
 
 void SimLoop::spill() {
   // near_[0, half) are the latest of near_, so still ordered after the rest of it.
-  const auto half = static_cast<std::ptrdiff_t>(near_.size() / 2);
-  for (auto it = near_.begin(); it != near_.begin() + half; ++it) pushFar(*it);
-  near_.erase(near_.begin(), near_.begin() + half);
+  const std::size_t half = nearCount_ / 2;
+  for (std::size_t i = 0; i < half; ++i) pushFar(near_[i]);
+  std::copy(near_.begin() + half, near_.begin() + nearCount_, near_.begin());
+  nearCount_ -= half;
 }
 
 void SimLoop::refill() {
-  while (!far_.empty() && near_.size() < kNear / 2) {
+  // Taken soonest first, so filled from the back of the part refilled.
+  std::array<Entry, kNear / 2> taken;
+  std::size_t n = 0;
+  while (!far_.empty() && n < taken.size()) {
     const Entry e = far_.front();
     popFar();
     if (liveEntry(e)) {
-      near_.push_back(e);
+      taken[n++] = e;
     } else {
       --dead_;
     }
   }
-  std::reverse(near_.begin(), near_.end());  // taken soonest first; near_ keeps it last
+  std::reverse_copy(taken.begin(), taken.begin() + n, near_.begin());
+  nearCount_ = n;
 }
 
 // far_'s sifts are written out rather than std::push_heap and pop_heap over a comparator,
@@ -125,13 +128,13 @@ bool SimLoop::cancel(TimerId id) {
   --live_;
   ++dead_;
   popDead();
-  const std::size_t queued = near_.size() + far_.size();
+  const std::size_t queued = nearCount_ + far_.size();
   if (queued > 64 && queued > 4 * live_) compact();
   return true;
 }
 
 void SimLoop::popDead() {
-  while (!near_.empty() && !liveEntry(near_.back())) {
+  while (nearCount_ != 0 && !liveEntry(next())) {
     --dead_;
     popFront();
   }
@@ -139,16 +142,17 @@ void SimLoop::popDead() {
 
 void SimLoop::compact() {
   const auto dead = [this](const Entry& e) { return !liveEntry(e); };
-  std::erase_if(near_, dead);  // keeps near_'s order
+  const auto nearEnd = std::remove_if(near_.begin(), near_.begin() + nearCount_, dead);  // keeps the order
+  nearCount_ = static_cast<std::size_t>(nearEnd - near_.begin());
   std::erase_if(far_, dead);
   std::make_heap(far_.begin(), far_.end(), [](const Entry& a, const Entry& b) { return a.order() > b.order(); });
   dead_ = 0;
-  if (near_.empty()) refill();
+  if (nearCount_ == 0) refill();
 }
 
 bool SimLoop::runOne() {
-  if (near_.empty()) return false;
-  const Entry e = near_.back();
+  if (nearCount_ == 0) return false;
+  const Entry e = next();
   popFront();
   const auto index = static_cast<std::uint32_t>(e.key & kSlotMask);
   Slot& s = slot(index);
@@ -164,13 +168,13 @@ bool SimLoop::runOne() {
 }
 
 void SimLoop::runUntil(TimePoint t) {
-  while (!near_.empty() && timeOf(near_.back()) <= t) runOne();
+  while (nearCount_ != 0 && timeOf(next()) <= t) runOne();
   if (now_ < t) now_ = t;
 }
 
 bool SimLoop::runUntil(const std::function<bool()>& pred, TimePoint deadline) {
   if (pred()) return true;
-  while (!near_.empty() && timeOf(near_.back()) <= deadline) {
+  while (nearCount_ != 0 && timeOf(next()) <= deadline) {
     runOne();
     if (pred()) return true;
   }

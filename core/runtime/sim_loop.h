@@ -1,6 +1,7 @@
 #pragma once
 // Virtual time: a priority queue of events ordered by (time, insertion sequence). Time
 // jumps to the next event; nothing here reads the wall clock.
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -36,13 +37,13 @@ class SimLoop final : public EventLoop {
   std::size_t pending() const { return live_; }
   bool idle() const { return live_ == 0; }
   // Time of the next event, or TimePoint::max() when idle.
-  TimePoint nextEventTime() const { return near_.empty() ? TimePoint::max() : timeOf(near_.back()); }
+  TimePoint nextEventTime() const { return nearCount_ == 0 ? TimePoint::max() : timeOf(next()); }
 
  private:
   // Events are (time, sequence) entries pointing into a pool of task slots, so an event
   // costs no allocation once the pool and the queue have grown to the run's working size.
   // The queue has two parts:
-  //  - near_: the soonest entries, sorted latest first, so the next event is near_.back().
+  //  - near_: the soonest entries, sorted latest first, so the next event is the last.
   //    A new event walks in from the back past the events due before it. In a simulation
   //    most new events are due within a few events of now (a packet in flight, a reply,
   //    a retry) while the rest wait for seconds: over the property runs a new event passes
@@ -51,7 +52,8 @@ class SimLoop final : public EventLoop {
   //  - far_: a binary min-heap of everything ordered after all of near_. It takes half of
   //    near_ when near_ outgrows kNear and gives the soonest half back when near_ runs dry,
   //    so a crowded queue costs O(kNear + log n) per event, never O(n).
-  // far_ is empty whenever near_ is, so near_.back() is always the next entry.
+  // far_ is empty whenever near_ is, so near_'s last is always the next entry. near_ never
+  // holds more than kNear + 1, so it is an array in the loop: no growth or bounds to check.
   //
   // A cancelled event frees its slot at once and leaves its entry behind, recognised by
   // the slot's sequence no longer matching; such entries are dropped when they reach the
@@ -83,15 +85,17 @@ class SimLoop final : public EventLoop {
   bool liveEntry(const Entry& e) const { return slot(e.key & kSlotMask).seq == e.key >> kSlotBits; }
   TimerId insert(TimePoint t, std::uint64_t seq, Task&& task);
   void push(Entry e);
-  void popFront();  // removes near_.back(), the next entry
-  void spill();     // moves the later half of near_ to far_
+  const Entry& next() const { return near_[nearCount_ - 1]; }
+  void popFront();  // removes next()
+  [[gnu::noinline]] void spill();  // moves the later half of near_ to far_ (rare: kept out of push)
   void refill();    // near_ is empty: moves the soonest live entries of far_ to it
   void pushFar(Entry e);
   void popFar();  // removes far_[0]
   void popDead();  // drops cancelled entries from the front, so the front is always live
   void compact();
 
-  std::vector<Entry> near_;
+  std::array<Entry, kNear + 1> near_{};
+  std::size_t nearCount_ = 0;
   std::vector<Entry> far_;
   std::size_t dead_ = 0;
   std::vector<std::unique_ptr<Slot[]>> chunks_;

@@ -326,8 +326,8 @@ TEST(SimLoop, RandomSchedulesAndCancelsRunInReferenceOrder) {
         pendingIds.erase(id);
         act();
       };
-      const TimerId tid = loopOrder == 0 ? loop.runAt(TimePoint(microseconds(now + dt)), std::move(task))
-                                         : loop.runAtReserved(TimePoint(microseconds(now + dt)), loopOrder, std::move(task));
+      const TimePoint when(microseconds(now + dt));
+      const TimerId tid = loopOrder == 0 ? loop.runAt(when, std::move(task)) : loop.runAtReserved(when, loopOrder, std::move(task));
       want[{t, refOrder}] = id;
       pendingIds[id] = {tid, {t, refOrder}};
     };
