@@ -20,13 +20,12 @@ TimerId SimLoop::runAtReserved(TimePoint t, std::uint64_t order, Task task) {
 TimerId SimLoop::insert(TimePoint t, std::uint64_t seq, Task&& task) {
   if (t < now_) t = now_;
   std::uint32_t slot;
-  if (!free_.empty()) {
-    slot = free_.back();
-    free_.pop_back();
+  if (freeCount_ != 0) {
+    slot = free_[--freeCount_];
   } else {
     // More than 16 M events waiting at once is a runaway simulation, not a workload.
     if (slotCount_ > kSlotMask) std::abort();
-    if ((slotCount_ >> kChunkBits) == chunks_.size()) chunks_.push_back(std::make_unique<Slot[]>(std::size_t{1} << kChunkBits));
+    if ((slotCount_ >> kChunkBits) == chunks_.size()) addChunk();
     slot = static_cast<std::uint32_t>(slotCount_++);
   }
   Slot& s = this->slot(slot);
@@ -36,6 +35,11 @@ TimerId SimLoop::insert(TimePoint t, std::uint64_t seq, Task&& task) {
   push(Entry{key, static_cast<std::uint64_t>(t.time_since_epoch().count())});
   ++live_;
   return key;
+}
+
+void SimLoop::addChunk() {
+  chunks_.push_back(std::make_unique<Slot[]>(std::size_t{1} << kChunkBits));
+  free_.resize(chunks_.size() << kChunkBits);  // room for every slot there is
 }
 
 void SimLoop::push(Entry e) {
@@ -124,7 +128,7 @@ bool SimLoop::cancel(TimerId id) {
   Slot& s = this->slot(slot);
   s.seq = 0;
   s.task = nullptr;  // what the task holds is released now, as when it is erased
-  free_.push_back(static_cast<std::uint32_t>(slot));
+  free_[freeCount_++] = static_cast<std::uint32_t>(slot);
   --live_;
   ++dead_;
   popDead();
@@ -163,7 +167,7 @@ bool SimLoop::runOne() {
   ++eventsRun_;
   s.task();
   s.task = nullptr;
-  free_.push_back(index);
+  free_[freeCount_++] = index;
   return true;
 }
 

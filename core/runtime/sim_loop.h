@@ -84,6 +84,7 @@ class SimLoop final : public EventLoop {
   const Slot& slot(std::uint64_t i) const { return chunks_[i >> kChunkBits][i & ((1u << kChunkBits) - 1)]; }
   bool liveEntry(const Entry& e) const { return slot(e.key & kSlotMask).seq == e.key >> kSlotBits; }
   TimerId insert(TimePoint t, std::uint64_t seq, Task&& task);
+  [[gnu::noinline]] void addChunk();  // rare: kept out of insert
   void push(Entry e);
   const Entry& next() const { return near_[nearCount_ - 1]; }
   void popFront();  // removes next()
@@ -100,7 +101,10 @@ class SimLoop final : public EventLoop {
   std::size_t dead_ = 0;
   std::vector<std::unique_ptr<Slot[]>> chunks_;
   std::size_t slotCount_ = 0;
+  // Free slots, [0, freeCount_) of free_; sized with the pool, so freeing a slot (every
+  // event does) never has to grow it.
   std::vector<std::uint32_t> free_;
+  std::size_t freeCount_ = 0;
   std::size_t live_ = 0;
   TimePoint now_{};
   std::int64_t epoch_;
