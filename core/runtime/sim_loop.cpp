@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <memory>
 
 namespace kun {
 
@@ -20,28 +21,81 @@ TimerId SimLoop::runAtReserved(TimePoint t, std::uint64_t order, Task task) {
 TimerId SimLoop::insert(TimePoint t, std::uint64_t seq, Task&& task) {
   if (t < now_) t = now_;
   std::uint32_t slot;
-  if (!free_.empty()) {
-    slot = free_.back();
-    free_.pop_back();
+  if (freeCount_ != 0) {
+    slot = free_[--freeCount_];
   } else {
     // More than 16 M events waiting at once is a runaway simulation, not a workload.
     if (slotCount_ > kSlotMask) std::abort();
-    if ((slotCount_ >> kChunkBits) == chunks_.size()) chunks_.push_back(std::make_unique<Slot[]>(std::size_t{1} << kChunkBits));
+    if ((slotCount_ >> kChunkBits) == chunks_.size()) addChunk();
     slot = static_cast<std::uint32_t>(slotCount_++);
   }
   Slot& s = this->slot(slot);
   s.seq = seq;
-  s.task = std::move(task);
+  // A free slot's task is always empty (reset when it ran or was cancelled), so the task is
+  // moved in by construction: no self-check or reset of an empty one for every event.
+  std::construct_at(&s.task, std::move(task));
   const std::uint64_t key = (seq << kSlotBits) | slot;
   push(Entry{key, static_cast<std::uint64_t>(t.time_since_epoch().count())});
   ++live_;
   return key;
 }
 
+void SimLoop::addChunk() {
+  chunks_.push_back(std::make_unique<Slot[]>(std::size_t{1} << kChunkBits));
+  free_.resize(chunks_.size() << kChunkBits);  // room for every slot there is
+}
+
 void SimLoop::push(Entry e) {
-  heap_.push_back(e);
-  Entry* h = heap_.data();
-  std::size_t i = heap_.size() - 1;
+  const auto o = e.order();
+  if (!far_.empty() && o > near_[0].order()) {
+    pushFar(e);
+    return;
+  }
+  Entry* h = near_.data();
+  std::size_t i = nearCount_++;
+  while (i > 0 && h[i - 1].order() < o) {
+    h[i] = h[i - 1];
+    --i;
+  }
+  h[i] = e;
+  if (nearCount_ > kNear) spill();
+}
+
+void SimLoop::popFront() {
+  if (--nearCount_ == 0 && !far_.empty()) refill();
+}
+
+void SimLoop::spill() {
+  // near_[0, half) are the latest of near_, so still ordered after the rest of it.
+  const std::size_t half = nearCount_ / 2;
+  for (std::size_t i = 0; i < half; ++i) pushFar(near_[i]);
+  std::copy(near_.begin() + half, near_.begin() + nearCount_, near_.begin());
+  nearCount_ -= half;
+}
+
+void SimLoop::refill() {
+  // Taken soonest first, so filled from the back of the part refilled.
+  std::array<Entry, kNear / 2> taken;
+  std::size_t n = 0;
+  while (!far_.empty() && n < taken.size()) {
+    const Entry e = far_.front();
+    popFar();
+    if (liveEntry(e)) {
+      taken[n++] = e;
+    } else {
+      --dead_;
+    }
+  }
+  std::reverse_copy(taken.begin(), taken.begin() + n, near_.begin());
+  nearCount_ = n;
+}
+
+// far_'s sifts are written out rather than std::push_heap and pop_heap over a comparator,
+// which cost more when every event went through the heap.
+void SimLoop::pushFar(Entry e) {
+  far_.push_back(e);
+  Entry* h = far_.data();
+  std::size_t i = far_.size() - 1;
   const auto o = e.order();
   while (i > 0) {
     const std::size_t parent = (i - 1) / 2;
@@ -52,12 +106,12 @@ void SimLoop::push(Entry e) {
   h[i] = e;
 }
 
-void SimLoop::popTop() {
-  const Entry last = heap_.back();
-  heap_.pop_back();
-  const std::size_t n = heap_.size();
+void SimLoop::popFar() {
+  const Entry last = far_.back();
+  far_.pop_back();
+  const std::size_t n = far_.size();
   if (n == 0) return;
-  Entry* h = heap_.data();
+  Entry* h = far_.data();
   const auto o = last.order();
   std::size_t i = 0;
   for (;;) {
@@ -77,47 +131,57 @@ bool SimLoop::cancel(TimerId id) {
   Slot& s = this->slot(slot);
   s.seq = 0;
   s.task = nullptr;  // what the task holds is released now, as when it is erased
-  free_.push_back(static_cast<std::uint32_t>(slot));
+  free_[freeCount_++] = static_cast<std::uint32_t>(slot);
   --live_;
+  ++dead_;
   popDead();
-  if (heap_.size() > 64 && heap_.size() > 4 * live_) compact();
+  const std::size_t queued = nearCount_ + far_.size();
+  if (queued > 64 && queued > 4 * live_) compact();
   return true;
 }
 
 void SimLoop::popDead() {
-  while (!heap_.empty() && !liveEntry(heap_.front())) popTop();
+  while (nearCount_ != 0 && !liveEntry(next())) {
+    --dead_;
+    popFront();
+  }
 }
 
 void SimLoop::compact() {
-  std::erase_if(heap_, [this](const Entry& e) { return !liveEntry(e); });
-  std::make_heap(heap_.begin(), heap_.end(), [](const Entry& a, const Entry& b) { return a.order() > b.order(); });
+  const auto dead = [this](const Entry& e) { return !liveEntry(e); };
+  const auto nearEnd = std::remove_if(near_.begin(), near_.begin() + nearCount_, dead);  // keeps the order
+  nearCount_ = static_cast<std::size_t>(nearEnd - near_.begin());
+  std::erase_if(far_, dead);
+  std::make_heap(far_.begin(), far_.end(), [](const Entry& a, const Entry& b) { return a.order() > b.order(); });
+  dead_ = 0;
+  if (nearCount_ == 0) refill();
 }
 
 bool SimLoop::runOne() {
-  if (heap_.empty()) return false;
-  const Entry e = heap_.front();
-  popTop();
+  if (nearCount_ == 0) return false;
+  const Entry e = next();
+  popFront();
   const auto index = static_cast<std::uint32_t>(e.key & kSlotMask);
   Slot& s = slot(index);
   s.seq = 0;  // no longer cancellable; the slot is freed once the task has run and gone
   --live_;
-  popDead();
+  if (dead_ != 0) popDead();
   now_ = timeOf(e);
   ++eventsRun_;
   s.task();
   s.task = nullptr;
-  free_.push_back(index);
+  free_[freeCount_++] = index;
   return true;
 }
 
 void SimLoop::runUntil(TimePoint t) {
-  while (!heap_.empty() && timeOf(heap_.front()) <= t) runOne();
+  while (nearCount_ != 0 && timeOf(next()) <= t) runOne();
   if (now_ < t) now_ = t;
 }
 
 bool SimLoop::runUntil(const std::function<bool()>& pred, TimePoint deadline) {
   if (pred()) return true;
-  while (!heap_.empty() && timeOf(heap_.front()) <= deadline) {
+  while (nearCount_ != 0 && timeOf(next()) <= deadline) {
     runOne();
     if (pred()) return true;
   }

@@ -1,7 +1,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <memory>
+#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -292,6 +294,86 @@ TEST(SimLoop, ReservedEventsCanBeCancelled) {
   loop.runUntil(at(10));
   EXPECT_FALSE(ran);
   EXPECT_TRUE(loop.idle());
+}
+
+
+TEST(SimLoop, RandomSchedulesAndCancelsRunInReferenceOrder) {
+  // The queue's parts (a sorted front, a heap behind it, lazy removal of cancelled
+  // entries) against a std::map of (time, scheduling order): bursts grow the queue well
+  // past the sorted front's size, events schedule and cancel others while they run, and
+  // some take a reserved place.
+  for (std::uint32_t seed = 1; seed <= 20; ++seed) {
+    SimLoop loop;
+    std::mt19937 rng(seed);
+    const auto draw = [&rng](std::uint32_t n) { return static_cast<std::int64_t>(rng() % n); };
+    std::uint64_t order = 0;  // the reference's own scheduling counter
+    std::map<std::pair<std::int64_t, std::uint64_t>, int> want;  // (time us, order) -> event
+    std::map<int, std::pair<TimerId, std::pair<std::int64_t, std::uint64_t>>> pendingIds;
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> reservations;  // (loop's, reference's)
+    std::vector<int> ran, expected;
+    int next = 0;
+    const std::size_t target = std::size_t{8} << (seed % 7);  // the queue's size hovers about it
+    std::function<void()> act;
+    const auto schedule = [&](std::uint64_t loopOrder, std::uint64_t refOrder) {
+      const int id = next++;
+      const std::uint32_t kind = rng() % 4;
+      const std::int64_t now = loop.now().time_since_epoch().count();
+      std::int64_t dt = kind == 0 ? 0 : kind == 1 ? draw(300) : draw(2'000'000);
+      if (rng() % 16 == 0) dt = -draw(1000);  // in the past: clamped to now
+      const std::int64_t t = now + std::max<std::int64_t>(dt, 0);
+      Task task = [&, id] {
+        ran.push_back(id);
+        pendingIds.erase(id);
+        act();
+      };
+      const TimePoint when(microseconds(now + dt));
+      const TimerId tid = loopOrder == 0 ? loop.runAt(when, std::move(task)) : loop.runAtReserved(when, loopOrder, std::move(task));
+      want[{t, refOrder}] = id;
+      pendingIds[id] = {tid, {t, refOrder}};
+    };
+    act = [&] {
+      const std::uint32_t r = rng() % 100;
+      const bool grow = want.size() < target;
+      const auto n = grow && r < 2 ? 60 + draw(100) : grow ? 1 + draw(3) : draw(2);
+      for (std::int64_t i = 0; i < n; ++i) schedule(0, ++order);
+      if (rng() % 4 == 0) reservations.emplace_back(loop.reserveOrder(), ++order);
+      if (!reservations.empty() && rng() % 3 == 0) {
+        const auto [l, ref] = reservations.front();
+        reservations.erase(reservations.begin());
+        schedule(l, ref);
+      }
+      const auto cancels = rng() % 32 == 0 ? draw(40) : std::int64_t{rng() % 4 == 0};
+      for (std::int64_t i = 0; i < cancels && !pendingIds.empty(); ++i) {
+        auto it = pendingIds.begin();
+        std::advance(it, draw(static_cast<std::uint32_t>(pendingIds.size())));
+        EXPECT_TRUE(loop.cancel(it->second.first));
+        EXPECT_FALSE(loop.cancel(it->second.first));
+        want.erase(it->second.second);
+        pendingIds.erase(it);
+      }
+    };
+    for (int i = 0; i < 50; ++i) act();
+    while (next < 5000) {
+      if (want.empty()) {
+        act();  // ran dry (everything ran or was cancelled): start again
+        continue;
+      }
+      ASSERT_EQ(loop.pending(), want.size());
+      ASSERT_EQ(loop.nextEventTime().time_since_epoch().count(), want.begin()->first.first);
+      expected.push_back(want.begin()->second);
+      want.erase(want.begin());
+      ASSERT_TRUE(loop.runOne());
+      ASSERT_EQ(ran.back(), expected.back()) << "seed " << seed << ", event " << expected.size();
+    }
+    while (!want.empty()) {
+      expected.push_back(want.begin()->second);
+      want.erase(want.begin());
+    }
+    act = [] {};
+    loop.runUntil(TimePoint::max() - seconds(1));
+    EXPECT_EQ(ran, expected) << "seed " << seed;
+    EXPECT_TRUE(loop.idle());
+  }
 }
 
 }  // namespace
