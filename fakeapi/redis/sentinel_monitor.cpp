@@ -93,9 +93,7 @@ void SentinelNode::timer() {
   if (tickIdx_ >= 2) {
     ticksPassed_ += tickIdx_ - 1;
     // The ticks passed by did nothing but take the time, as each tick does for TILT.
-    TimePoint last = tickBase_;
-    for (std::size_t i = 0; i + 1 < tickIdx_; ++i) last += tickPeriods_[i];
-    previousTime_ = msAt(last);
+    previousTime_ = msAt(tickTimes_[tickIdx_ - 2]);
   }
   inTick_ = true;
   checkTilt(now);
@@ -105,13 +103,16 @@ void SentinelNode::timer() {
 }
 
 void SentinelNode::scheduleTimer() {
-  tickPeriods_.erase(tickPeriods_.begin(), tickPeriods_.begin() + static_cast<std::ptrdiff_t>(tickIdx_));
-  tickBase_ = loop().now();  // late, if the process was hung: the next period counts from now
-  const auto [idx, at] = firstActingTick(tickBase_);
-  wantIdx_ = idx;
+  const TimePoint now = loop().now();
+  tickTimes_.erase(tickTimes_.begin(), tickTimes_.begin() + static_cast<std::ptrdiff_t>(tickIdx_));
+  // Late, if the process was hung: the next period counts from now.
+  if (tickIdx_ != 0 && now != tickAt_)
+    for (TimePoint& t : tickTimes_) t += now - tickAt_;
+  if (tickTimes_.empty()) tickTimes_.push_back(now + drawTickPeriod());
+  const auto [idx, at] = firstActingTick(now);
   wantAt_ = at;
   wantMs_ = msAt(at);
-  if (checkPlans_) setTick(1, tickBase_ + tickPeriods_.front());
+  if (checkPlans_) setTick(1, tickTimes_.front());
   else setTick(idx, at);
 }
 
@@ -123,15 +124,15 @@ TimePoint SentinelNode::timeOfMs(std::int64_t ms) {
   return loop().now() + Duration(ms * 1000 - wallMicros());
 }
 
-std::pair<std::size_t, TimePoint> SentinelNode::firstActingTick(TimePoint after, TimePoint before) {
-  const TimePoint from = tilt_ ? TimePoint::min() : timeOfMs(wake_);
-  TimePoint t = tickBase_;
-  for (std::size_t i = 1;; ++i) {
-    if (i > tickPeriods_.size()) tickPeriods_.push_back(drawTickPeriod());
-    t += tickPeriods_[i - 1];
-    if (t >= before) return {i, t};
-    if (t > after && (t >= from || i >= kMaxTicksAhead)) return {i, t};
-  }
+std::pair<std::size_t, TimePoint> SentinelNode::firstActingTick(TimePoint after) {
+  const TimePoint from = std::max(tilt_ ? TimePoint::min() : timeOfMs(wake_), after + Duration(1));
+  // Drawn as far as needed (each period once, in order); never more than kMaxTicksAhead
+  // unless the ticks drawn all lie at or before `after`.
+  while (tickTimes_.back() < from && (tickTimes_.size() < kMaxTicksAhead || tickTimes_.back() <= after))
+    tickTimes_.push_back(tickTimes_.back() + drawTickPeriod());
+  auto it = std::lower_bound(tickTimes_.begin(), tickTimes_.end(), from);
+  if (it == tickTimes_.end()) --it;  // the last drawn: the kMaxTicksAhead-th
+  return {static_cast<std::size_t>(it - tickTimes_.begin()) + 1, *it};
 }
 
 void SentinelNode::setTick(std::size_t idx, TimePoint at) {
@@ -139,7 +140,6 @@ void SentinelNode::setTick(std::size_t idx, TimePoint at) {
   tickIdx_ = idx;
   tickAt_ = at;
   if (idx == 0) {  // the boot tick
-    wantIdx_ = 0;
     wantAt_ = at;
     wantMs_ = kAlways;
   }
@@ -151,9 +151,8 @@ void SentinelNode::rewake() {
   // now: a tick at this very time ran before what runs now).
   const TimePoint now = loop().now();
   if (state() != State::Running || now >= wantAt_ || now >= tickAt_ || tickIdx_ == 0) return;
-  const auto [idx, at] = firstActingTick(now, wantAt_);
+  const auto [idx, at] = firstActingTick(now);
   if (at >= wantAt_) return;
-  wantIdx_ = idx;
   wantAt_ = at;
   wantMs_ = msAt(at);
   if (!checkPlans_) setTick(idx, at);
@@ -164,13 +163,11 @@ void SentinelNode::onHang() {
   // first tick after now, whatever the plans say (it sees the time jump: TILT).
   const TimePoint now = loop().now();
   if (now >= tickAt_ || tickIdx_ == 0) return;
-  TimePoint t = tickBase_;
-  std::size_t i = 0;
-  while (t <= now) t += tickPeriods_[i++];  // tickAt_ > now lies within the drawn periods
-  wantIdx_ = i;
-  wantAt_ = t;
+  // tickAt_ > now is among the ticks drawn.
+  const auto it = std::upper_bound(tickTimes_.begin(), tickTimes_.end(), now);
+  wantAt_ = *it;
   wantMs_ = kAlways;  // no rewake while stopped
-  if (!checkPlans_) setTick(i, t);
+  if (!checkPlans_) setTick(static_cast<std::size_t>(it - tickTimes_.begin()) + 1, *it);
 }
 
 void SentinelNode::checkTilt(std::int64_t now) {

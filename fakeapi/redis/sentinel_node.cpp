@@ -73,7 +73,7 @@ void SentinelNode::onBoot() {
   // PING and INFO go out right after the instances were created from the config, so the
   // PING cycle starts ~2 ms after the creation-time stamps (last_pub_time, ...) that pace
   // the first hellos.
-  tickPeriods_.clear();
+  tickTimes_.clear();
   setTick(0, loop().now() + milliseconds(1));
 }
 

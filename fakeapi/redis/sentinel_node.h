@@ -277,10 +277,9 @@ class SentinelNode final : public SimProcess {
   Duration drawTickPeriod();
   std::int64_t msAt(TimePoint t) { return (wallMicros() + (t - loop().now()).count()) / 1000; }
   TimePoint timeOfMs(std::int64_t ms);  // the first loop time at which mstime() >= ms
-  // The tick (index into tickPeriods_, 1-based, and time) of the first after `after` that
-  // could act: TILT, or wake_ reached; or the kMaxTicksAhead-th, which runs anyway. The
-  // search stops at the first tick at or after `before` (one that is waited for already).
-  std::pair<std::size_t, TimePoint> firstActingTick(TimePoint after, TimePoint before = TimePoint::max());
+  // The tick (index into tickTimes_, 1-based, and time) of the first after `after` that
+  // could act: TILT, or wake_ reached; or the kMaxTicksAhead-th, which runs anyway.
+  std::pair<std::size_t, TimePoint> firstActingTick(TimePoint after);
   void setTick(std::size_t idx, TimePoint at);  // (re)schedules the timer event for it
   void rewake();
   void onHang() override;
@@ -345,15 +344,14 @@ class SentinelNode final : public SimProcess {
 
   Random rng_;
   Random tickRng_;  // the timer's periods, apart from rng_ (votes) so they can be drawn ahead
-  // The tick sequence: tickBase_ is when timer() last ran, tickPeriods_ the periods drawn
-  // for the ticks after it. The timer event is for tick tickIdx_ (0: the boot tick, not
-  // from the sequence) at tickAt_; want* is the tick the skipping rule picks, which the
+  // The tick sequence: the times of the ticks after the last run of timer(), drawn ahead
+  // as far as needed. The timer event is for tick tickIdx_ (1-based; 0: the boot tick, not
+  // from the sequence) at tickAt_; wantAt_ is the tick the skipping rule picks, which the
   // event is for except in checkPlans_ mode (every tick runs, and one that the rule passes
   // by but that acts counts as a plan miss).
-  TimePoint tickBase_{};
-  std::vector<Duration> tickPeriods_;
+  std::vector<TimePoint> tickTimes_;
   TimerId tickEvent_ = 0;
-  std::size_t tickIdx_ = 0, wantIdx_ = 0;
+  std::size_t tickIdx_ = 0;
   TimePoint tickAt_{}, wantAt_{};
   std::int64_t wantMs_ = kAlways;
   bool inTick_ = false;
