@@ -205,7 +205,7 @@ ReplyFn Fabric::takePending(Conn& c, RequestId r) {
   return cb;
 }
 
-void Fabric::reply(ConnId id, RequestId r, RedisReply rep) {
+void Fabric::reply(ConnId id, RequestId r, RedisReply&& rep) {
   const Conn* c = find(id);
   if (c == nullptr || c->dead) return;
   net_.send(c->serverIp, c->clientIp, [this, id, r, rep = std::move(rep)]() mutable {

@@ -73,7 +73,9 @@ class Fabric {
   bool isEstablished(ConnId c) const;
 
   // --- server side ----------------------------------------------------------------------
-  void reply(ConnId c, RequestId r, RedisReply reply);
+  // The reply is moved once, into the packet: by value it was moved on every call on the
+  // way (RedisNode::onRequest -> replyTo -> here), and a move copies a short string's bytes.
+  void reply(ConnId c, RequestId r, RedisReply&& reply);
   void push(ConnId c, RedisReply msg);
   void push(ConnId c, std::shared_ptr<const RedisReply> msg);
   void serverClose(ConnId c);  // e.g. CLIENT KILL: the client gets onClose
