@@ -84,10 +84,13 @@ class NetworkModel {
       hold(from, to, seq, loop_.now(), EventLoop::Task(std::forward<F>(deliver)));
       return;
     }
-    const TimePoint at = arrivalTime(l);
-    const bool first = l.inFlightHead == l.inFlight.size();
-    l.inFlight.emplace_back(seq, loop_.now(), at, loop_.reserveOrder(), std::forward<F>(deliver));
-    if (first) postArrival(l, from, to);
+    const std::uint32_t i = newPacket(l, seq, loop_.now());
+    // A free packet's task is empty: the callable is made in its place rather than into
+    // a Task that is then moved there.
+    EventLoop::Task& task = packet(i).task;
+    task.~Task();
+    ::new (static_cast<void*>(&task)) EventLoop::Task(std::forward<F>(deliver));
+    enqueue(l, i, from, to);
   }
   // For a blocking exchange that takes no virtual time (RedisAdmin): true when a packet
   // from -> to would be delivered now. Draws loss like a transmission; a lost draw is a
@@ -100,12 +103,18 @@ class NetworkModel {
   std::size_t held() const;
 
  private:
+  static constexpr std::uint32_t kNoPacket = ~std::uint32_t{0};
+  // A packet on its way. Packets live in a pool of fixed chunks (see packet()), so one
+  // stays where it is while its delivery runs, even when that sends more: it is run in
+  // place rather than moved out of its link's queue first (a move of a Task is an
+  // indirect call, and a reply's copies its bytes).
   struct InFlight {
-    std::uint64_t seq;
-    TimePoint since;
-    TimePoint at;         // when it arrives
-    std::uint64_t order;  // its place among events due at `at` (EventLoop::reserveOrder)
-    EventLoop::Task task;
+    std::uint64_t seq = 0;
+    TimePoint since{};
+    TimePoint at{};          // when it arrives
+    std::uint64_t order = 0; // its place among events due at `at` (EventLoop::reserveOrder)
+    std::uint32_t next = kNoPacket;  // the packet after it on its link
+    EventLoop::Task task;   // empty while the packet is free
   };
   struct Link {
     Duration extra{0};
@@ -113,14 +122,14 @@ class NetworkModel {
     bool cut = false;
     TimePoint lastDelivery{};
     std::uint64_t nextSeq = 0;  // send order, kept across a cut
-    // Packets on their way, in send order. Arrival times on a link never decrease, so
-    // only the front packet's arrival is in the loop, with the order reserved when it was
-    // sent; its arrival posts the next one's. The loop's queue then holds a packet per
-    // busy link, not every packet (a slow link under a latency fault had thousands on
-    // the way), and the event carries only the link, not the packet (a wrapper around the
-    // packet's task would not fit in a Task and would cost an allocation per packet).
-    std::vector<InFlight> inFlight;
-    std::size_t inFlightHead = 0;
+    // Packets on their way, in send order, as a list through the pool. Arrival times on
+    // a link never decrease, so only the front packet's arrival is in the loop, with the
+    // order reserved when it was sent; its arrival posts the next one's. The loop's queue
+    // then holds a packet per busy link, not every packet (a slow link under a latency
+    // fault had thousands on the way), and the event carries only the link, not the
+    // packet (a wrapper around the packet's task would not fit in a Task and would cost
+    // an allocation per packet).
+    std::uint32_t head = kNoPacket, tail = kNoPacket;
   };
   struct Held {
     TimePoint since;
@@ -142,6 +151,38 @@ class NetworkModel {
   void hold(NetNodeId from, NetNodeId to, std::uint64_t seq, TimePoint since, EventLoop::Task&& task);
   // l is link(from, to), looked up once by the caller.
   void schedule(Link& l, NetNodeId from, NetNodeId to, std::uint64_t seq, TimePoint since, EventLoop::Task&& task);
+  // The packet pool: chunks of kPacketChunk that never move, and the free packets.
+  static constexpr std::uint32_t kPacketChunkBits = 6, kPacketChunk = 1u << kPacketChunkBits;
+  InFlight& packet(std::uint32_t i) { return packetChunks_[i >> kPacketChunkBits][i & (kPacketChunk - 1)]; }
+  // A free packet for one sent now on l, with its arrival drawn (arrivalTime) and its
+  // order reserved; its task is empty and it is on no link yet.
+  std::uint32_t newPacket(Link& l, std::uint64_t seq, TimePoint since) {
+    std::uint32_t i;
+    if (!freePackets_.empty()) {
+      i = freePackets_.back();
+      freePackets_.pop_back();
+    } else {
+      i = growPackets();
+    }
+    InFlight& p = packet(i);
+    p.seq = seq;
+    p.since = since;
+    p.at = arrivalTime(l);
+    p.order = loop_.reserveOrder();
+    p.next = kNoPacket;
+    return i;
+  }
+  std::uint32_t growPackets();  // a packet never used before
+  // Puts packet i at the back of l (from -> to); the front one's arrival is in the loop.
+  void enqueue(Link& l, std::uint32_t i, NetNodeId from, NetNodeId to) {
+    if (l.tail == kNoPacket) {
+      l.head = l.tail = i;
+      postArrival(l, from, to);
+    } else {
+      packet(l.tail).next = i;
+      l.tail = i;
+    }
+  }
   // When a packet sent now on l arrives (draws its jitter and losses): never before the
   // link's previous packet.
   TimePoint arrivalTime(Link& l);
@@ -168,6 +209,9 @@ class NetworkModel {
   // Packets waiting for a cut link to come back, per (from, to), in send order. Ordered
   // map: the release order is part of the run.
   std::map<std::pair<NetNodeId, NetNodeId>, std::deque<Held>> held_;
+  std::vector<std::unique_ptr<InFlight[]>> packetChunks_;
+  std::uint32_t packetCount_ = 0;  // packets in the chunks, free or not
+  std::vector<std::uint32_t> freePackets_;
   std::uint64_t sent_ = 0, dropped_ = 0;
 };
 
