@@ -12,7 +12,7 @@ NetworkModel::NetworkModel(EventLoop& loop, Random rng, Trace* trace)
     : NetworkModel(loop, std::move(rng), Options{}, trace) {}
 
 NetworkModel::NetworkModel(EventLoop& loop, Random rng, Options opts, Trace* trace)
-    : loop_(loop), rng_(std::move(rng)), opts_(opts), trace_(trace) {}
+    : loop_(loop), sim_(dynamic_cast<SimLoop*>(&loop)), rng_(std::move(rng)), opts_(opts), trace_(trace) {}
 
 NetNodeId NetworkModel::intern(std::string_view ip) {
   auto it = std::lower_bound(byIp_.begin(), byIp_.end(), ip,
@@ -174,7 +174,7 @@ TimePoint NetworkModel::arrivalTime(Link& l) {
       rto *= 2;
     }
   }
-  TimePoint at = loop_.now() + d;
+  TimePoint at = now() + d;
   if (at < l.lastDelivery) at = l.lastDelivery;  // a stream never overtakes itself
   l.lastDelivery = at;
   return at;
@@ -183,7 +183,11 @@ TimePoint NetworkModel::arrivalTime(Link& l) {
 void NetworkModel::postArrival(Link& l, NetNodeId from, NetNodeId to) {
   const InFlight& f = packet(l.head);
   // Links are held by pointer: l stays where it is while the table grows.
-  loop_.runAtReserved(f.at, f.order, [this, lp = &l, from, to] { arrive(*lp, from, to); });
+  auto event = [this, lp = &l, from, to] { arrive(*lp, from, to); };
+  if (sim_ != nullptr)
+    sim_->runAtReserved(f.at, f.order, event);
+  else
+    loop_.runAtReserved(f.at, f.order, event);
 }
 
 void NetworkModel::arrive(Link& l, NetNodeId from, NetNodeId to) {

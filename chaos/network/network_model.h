@@ -23,6 +23,7 @@
 
 #include "core/runtime/event_loop.h"
 #include "core/runtime/random.h"
+#include "core/runtime/sim_loop.h"
 #include "core/runtime/trace.h"
 
 namespace kun {
@@ -81,10 +82,10 @@ class NetworkModel {
     Link& l = link(from, to);
     const std::uint64_t seq = l.nextSeq++;
     if (!reachable(from, to)) {
-      hold(from, to, seq, loop_.now(), EventLoop::Task(std::forward<F>(deliver)));
+      hold(from, to, seq, now(), EventLoop::Task(std::forward<F>(deliver)));
       return;
     }
-    const std::uint32_t i = newPacket(l, seq, loop_.now());
+    const std::uint32_t i = newPacket(l, seq, now());
     // A free packet's task is empty: the callable is made in its place rather than into
     // a Task that is then moved there.
     EventLoop::Task& task = packet(i).task;
@@ -168,7 +169,7 @@ class NetworkModel {
     p.seq = seq;
     p.since = since;
     p.at = arrivalTime(l);
-    p.order = loop_.reserveOrder();
+    p.order = sim_ != nullptr ? sim_->reserveOrder() : loop_.reserveOrder();
     p.next = kNoPacket;
     return i;
   }
@@ -192,6 +193,11 @@ class NetworkModel {
   void releaseHeld();  // after any change of reachability
 
   EventLoop& loop_;
+  // loop_ as a SimLoop when it is one (in every simulation): its now(), reserveOrder()
+  // and runAtReserved() are then called directly, not through the EventLoop interface —
+  // three virtual calls per packet.
+  SimLoop* sim_;
+  TimePoint now() const { return sim_ != nullptr ? sim_->now() : loop_.now(); }
   Random rng_;
   Options opts_;
   Trace* trace_;
