@@ -188,8 +188,11 @@ ReplyFn Fabric::takePending(Conn& c, RequestId r) {
   auto pit = head != q.end() && head->id == r
                  ? head
                  : std::lower_bound(head, q.end(), r, [](const Conn::Pending& p, RequestId id) { return p.id < id; });
-  if (pit == q.end() || pit->id != r || !pit->onReply) return {};
-  ReplyFn cb = std::move(pit->onReply);
+  // One named result, returned on every path: the callback is then moved once, into the
+  // caller's (a second return of another object made the compiler move it twice).
+  ReplyFn cb;
+  if (pit == q.end() || pit->id != r || !pit->onReply) return cb;
+  cb = std::move(pit->onReply);
   ++c.pendingAnswered;
   while (c.pendingHead < q.size() && !q[c.pendingHead].onReply) {
     ++c.pendingHead;
