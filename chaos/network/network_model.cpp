@@ -163,31 +163,14 @@ std::uint32_t NetworkModel::growPackets() {
   return packetCount_++;
 }
 
-TimePoint NetworkModel::arrivalTime(Link& l) {
-  Duration d = opts_.baseLatency + l.extra;
-  if (opts_.jitter.count() > 0)
-    d += Duration(static_cast<Duration::rep>(rng_.below(static_cast<std::uint64_t>(opts_.jitter.count()) + 1)));
-  if (l.lossNum != 0) {
-    Duration rto = opts_.retransmitTimeout;
-    for (int tries = 0; tries < 16 && rng_.chance(l.lossNum, l.lossDen); ++tries) {
-      d += rto;
-      rto *= 2;
-    }
+Duration NetworkModel::retransmissionDelay(const Link& l) {
+  Duration d{0};
+  Duration rto = opts_.retransmitTimeout;
+  for (int tries = 0; tries < 16 && rng_.chance(l.lossNum, l.lossDen); ++tries) {
+    d += rto;
+    rto *= 2;
   }
-  TimePoint at = now() + d;
-  if (at < l.lastDelivery) at = l.lastDelivery;  // a stream never overtakes itself
-  l.lastDelivery = at;
-  return at;
-}
-
-void NetworkModel::postArrival(Link& l, NetNodeId from, NetNodeId to) {
-  const InFlight& f = packet(l.head);
-  // Links are held by pointer: l stays where it is while the table grows.
-  auto event = [this, lp = &l, from, to] { arrive(*lp, from, to); };
-  if (sim_ != nullptr)
-    sim_->runAtReserved(f.at, f.order, event);
-  else
-    loop_.runAtReserved(f.at, f.order, event);
+  return d;
 }
 
 void NetworkModel::arrive(Link& l, NetNodeId from, NetNodeId to) {

@@ -184,11 +184,32 @@ class NetworkModel {
       l.tail = i;
     }
   }
+  // arrivalTime and postArrival are defined here, inline: every packet draws its arrival
+  // and most post one, and a call each was a visible share of a packet's cost.
   // When a packet sent now on l arrives (draws its jitter and losses): never before the
   // link's previous packet.
-  TimePoint arrivalTime(Link& l);
+  TimePoint arrivalTime(Link& l) {
+    Duration d = opts_.baseLatency + l.extra;
+    if (opts_.jitter.count() > 0)
+      d += Duration(static_cast<Duration::rep>(rng_.below(static_cast<std::uint64_t>(opts_.jitter.count()) + 1)));
+    if (l.lossNum != 0) d += retransmissionDelay(l);
+    TimePoint at = now() + d;
+    if (at < l.lastDelivery) at = l.lastDelivery;  // a stream never overtakes itself
+    l.lastDelivery = at;
+    return at;
+  }
+  // What lost transmissions add to a packet on a lossy link (draws the losses).
+  Duration retransmissionDelay(const Link& l);
   // The arrival event of l's front packet.
-  void postArrival(Link& l, NetNodeId from, NetNodeId to);
+  void postArrival(Link& l, NetNodeId from, NetNodeId to) {
+    const InFlight& f = packet(l.head);
+    // Links are held by pointer: l stays where it is while the table grows.
+    auto event = [this, lp = &l, from, to] { arrive(*lp, from, to); };
+    if (sim_ != nullptr)
+      sim_->runAtReserved(f.at, f.order, event);
+    else
+      loop_.runAtReserved(f.at, f.order, event);
+  }
   void arrive(Link& l, NetNodeId from, NetNodeId to);  // the front packet in flight on l
   void releaseHeld();  // after any change of reachability
 
