@@ -181,7 +181,8 @@ void Fabric::arriveRequest(ConnId id, RequestId r, Argv&& argv) {
   });
 }
 
-ReplyFn Fabric::takePending(Conn& c, RequestId r) {
+// Inline: called once, for every reply that arrives (the compiler kept it a call).
+inline ReplyFn Fabric::takePending(Conn& c, RequestId r) {
   auto& q = c.pending;
   // Nearly always the front; otherwise, as ids grow along the list, a binary search.
   const auto head = q.begin() + static_cast<std::ptrdiff_t>(c.pendingHead);
