@@ -1,6 +1,7 @@
 #include "chaos/network/network_model.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <iterator>
 
 #include <fmt/format.h>
@@ -11,7 +12,7 @@ NetworkModel::NetworkModel(EventLoop& loop, Random rng, Trace* trace)
     : NetworkModel(loop, std::move(rng), Options{}, trace) {}
 
 NetworkModel::NetworkModel(EventLoop& loop, Random rng, Options opts, Trace* trace)
-    : loop_(loop), rng_(std::move(rng)), opts_(opts), trace_(trace) {}
+    : loop_(loop), sim_(dynamic_cast<SimLoop*>(&loop)), rng_(std::move(rng)), opts_(opts), trace_(trace) {}
 
 NetNodeId NetworkModel::intern(std::string_view ip) {
   auto it = std::lower_bound(byIp_.begin(), byIp_.end(), ip,
@@ -150,52 +151,42 @@ bool NetworkModel::reachable(std::string_view from, std::string_view to) {
 
 void NetworkModel::schedule(Link& l, NetNodeId from, NetNodeId to, std::uint64_t seq, TimePoint since,
                             EventLoop::Task&& deliver) {
-  const TimePoint at = arrivalTime(l);
-  const bool first = l.inFlightHead == l.inFlight.size();
-  l.inFlight.emplace_back(seq, since, at, loop_.reserveOrder(), std::move(deliver));
-  if (first) postArrival(l, from, to);
+  const std::uint32_t i = newPacket(l, seq, since);
+  packet(i).task = std::move(deliver);
+  enqueue(l, i, from, to);
 }
 
-TimePoint NetworkModel::arrivalTime(Link& l) {
-  Duration d = opts_.baseLatency + l.extra;
-  if (opts_.jitter.count() > 0)
-    d += Duration(static_cast<Duration::rep>(rng_.below(static_cast<std::uint64_t>(opts_.jitter.count()) + 1)));
-  if (l.lossNum != 0) {
-    Duration rto = opts_.retransmitTimeout;
-    for (int tries = 0; tries < 16 && rng_.chance(l.lossNum, l.lossDen); ++tries) {
-      d += rto;
-      rto *= 2;
-    }
+std::uint32_t NetworkModel::growPackets() {
+  // More than 4 G packets on the way at once is a runaway simulation, not a workload.
+  if (packetCount_ == kNoPacket) std::abort();
+  if (packetCount_ % kPacketChunk == 0) packetChunks_.push_back(std::make_unique<InFlight[]>(kPacketChunk));
+  return packetCount_++;
+}
+
+Duration NetworkModel::retransmissionDelay(const Link& l) {
+  Duration d{0};
+  Duration rto = opts_.retransmitTimeout;
+  for (int tries = 0; tries < 16 && rng_.chance(l.lossNum, l.lossDen); ++tries) {
+    d += rto;
+    rto *= 2;
   }
-  TimePoint at = loop_.now() + d;
-  if (at < l.lastDelivery) at = l.lastDelivery;  // a stream never overtakes itself
-  l.lastDelivery = at;
-  return at;
-}
-
-void NetworkModel::postArrival(Link& l, NetNodeId from, NetNodeId to) {
-  const InFlight& f = l.inFlight[l.inFlightHead];
-  // Links are held by pointer: l stays where it is while the table grows.
-  loop_.runAtReserved(f.at, f.order, [this, lp = &l, from, to] { arrive(*lp, from, to); });
+  return d;
 }
 
 void NetworkModel::arrive(Link& l, NetNodeId from, NetNodeId to) {
-  InFlight p = std::move(l.inFlight[l.inFlightHead++]);
-  if (l.inFlightHead == l.inFlight.size()) {  // the usual case: nothing else on the way
-    l.inFlight.clear();
-    l.inFlightHead = 0;
-  } else {
-    if (l.inFlightHead >= 64 && 2 * l.inFlightHead >= l.inFlight.size()) {
-      l.inFlight.erase(l.inFlight.begin(), l.inFlight.begin() + static_cast<std::ptrdiff_t>(l.inFlightHead));
-      l.inFlightHead = 0;
-    }
+  const std::uint32_t i = l.head;
+  InFlight& p = packet(i);  // stays in place while its delivery sends more
+  l.head = p.next;
+  if (l.head == kNoPacket)  // the usual case: nothing else on the way
+    l.tail = kNoPacket;
+  else
     postArrival(l, from, to);
-  }
-  if (!reachable(from, to)) {  // cut while in flight: retransmitted after the heal
+  if (!reachable(from, to))  // cut while in flight: retransmitted after the heal
     hold(from, to, p.seq, p.since, std::move(p.task));
-    return;
-  }
-  p.task();
+  else
+    p.task();
+  p.task = nullptr;
+  freePackets_.push_back(i);
 }
 
 void NetworkModel::hold(NetNodeId from, NetNodeId to, std::uint64_t seq, TimePoint since, EventLoop::Task&& task) {

@@ -23,6 +23,7 @@
 
 #include "core/runtime/event_loop.h"
 #include "core/runtime/random.h"
+#include "core/runtime/sim_loop.h"
 #include "core/runtime/trace.h"
 
 namespace kun {
@@ -81,13 +82,16 @@ class NetworkModel {
     Link& l = link(from, to);
     const std::uint64_t seq = l.nextSeq++;
     if (!reachable(from, to)) {
-      hold(from, to, seq, loop_.now(), EventLoop::Task(std::forward<F>(deliver)));
+      hold(from, to, seq, now(), EventLoop::Task(std::forward<F>(deliver)));
       return;
     }
-    const TimePoint at = arrivalTime(l);
-    const bool first = l.inFlightHead == l.inFlight.size();
-    l.inFlight.emplace_back(seq, loop_.now(), at, loop_.reserveOrder(), std::forward<F>(deliver));
-    if (first) postArrival(l, from, to);
+    const std::uint32_t i = newPacket(l, seq, now());
+    // A free packet's task is empty: the callable is made in its place rather than into
+    // a Task that is then moved there.
+    EventLoop::Task& task = packet(i).task;
+    task.~Task();
+    ::new (static_cast<void*>(&task)) EventLoop::Task(std::forward<F>(deliver));
+    enqueue(l, i, from, to);
   }
   // For a blocking exchange that takes no virtual time (RedisAdmin): true when a packet
   // from -> to would be delivered now. Draws loss like a transmission; a lost draw is a
@@ -100,12 +104,18 @@ class NetworkModel {
   std::size_t held() const;
 
  private:
+  static constexpr std::uint32_t kNoPacket = ~std::uint32_t{0};
+  // A packet on its way. Packets live in a pool of fixed chunks (see packet()), so one
+  // stays where it is while its delivery runs, even when that sends more: it is run in
+  // place rather than moved out of its link's queue first (a move of a Task is an
+  // indirect call, and a reply's copies its bytes).
   struct InFlight {
-    std::uint64_t seq;
-    TimePoint since;
-    TimePoint at;         // when it arrives
-    std::uint64_t order;  // its place among events due at `at` (EventLoop::reserveOrder)
-    EventLoop::Task task;
+    std::uint64_t seq = 0;
+    TimePoint since{};
+    TimePoint at{};          // when it arrives
+    std::uint64_t order = 0; // its place among events due at `at` (EventLoop::reserveOrder)
+    std::uint32_t next = kNoPacket;  // the packet after it on its link
+    EventLoop::Task task;   // empty while the packet is free
   };
   struct Link {
     Duration extra{0};
@@ -113,14 +123,14 @@ class NetworkModel {
     bool cut = false;
     TimePoint lastDelivery{};
     std::uint64_t nextSeq = 0;  // send order, kept across a cut
-    // Packets on their way, in send order. Arrival times on a link never decrease, so
-    // only the front packet's arrival is in the loop, with the order reserved when it was
-    // sent; its arrival posts the next one's. The loop's queue then holds a packet per
-    // busy link, not every packet (a slow link under a latency fault had thousands on
-    // the way), and the event carries only the link, not the packet (a wrapper around the
-    // packet's task would not fit in a Task and would cost an allocation per packet).
-    std::vector<InFlight> inFlight;
-    std::size_t inFlightHead = 0;
+    // Packets on their way, in send order, as a list through the pool. Arrival times on
+    // a link never decrease, so only the front packet's arrival is in the loop, with the
+    // order reserved when it was sent; its arrival posts the next one's. The loop's queue
+    // then holds a packet per busy link, not every packet (a slow link under a latency
+    // fault had thousands on the way), and the event carries only the link, not the
+    // packet (a wrapper around the packet's task would not fit in a Task and would cost
+    // an allocation per packet).
+    std::uint32_t head = kNoPacket, tail = kNoPacket;
   };
   struct Held {
     TimePoint since;
@@ -142,15 +152,73 @@ class NetworkModel {
   void hold(NetNodeId from, NetNodeId to, std::uint64_t seq, TimePoint since, EventLoop::Task&& task);
   // l is link(from, to), looked up once by the caller.
   void schedule(Link& l, NetNodeId from, NetNodeId to, std::uint64_t seq, TimePoint since, EventLoop::Task&& task);
+  // The packet pool: chunks of kPacketChunk that never move, and the free packets.
+  static constexpr std::uint32_t kPacketChunkBits = 6, kPacketChunk = 1u << kPacketChunkBits;
+  InFlight& packet(std::uint32_t i) { return packetChunks_[i >> kPacketChunkBits][i & (kPacketChunk - 1)]; }
+  // A free packet for one sent now on l, with its arrival drawn (arrivalTime) and its
+  // order reserved; its task is empty and it is on no link yet.
+  std::uint32_t newPacket(Link& l, std::uint64_t seq, TimePoint since) {
+    std::uint32_t i;
+    if (!freePackets_.empty()) {
+      i = freePackets_.back();
+      freePackets_.pop_back();
+    } else {
+      i = growPackets();
+    }
+    InFlight& p = packet(i);
+    p.seq = seq;
+    p.since = since;
+    p.at = arrivalTime(l);
+    p.order = sim_ != nullptr ? sim_->reserveOrder() : loop_.reserveOrder();
+    p.next = kNoPacket;
+    return i;
+  }
+  std::uint32_t growPackets();  // a packet never used before
+  // Puts packet i at the back of l (from -> to); the front one's arrival is in the loop.
+  void enqueue(Link& l, std::uint32_t i, NetNodeId from, NetNodeId to) {
+    if (l.tail == kNoPacket) {
+      l.head = l.tail = i;
+      postArrival(l, from, to);
+    } else {
+      packet(l.tail).next = i;
+      l.tail = i;
+    }
+  }
+  // arrivalTime and postArrival are defined here, inline: every packet draws its arrival
+  // and most post one, and a call each was a visible share of a packet's cost.
   // When a packet sent now on l arrives (draws its jitter and losses): never before the
   // link's previous packet.
-  TimePoint arrivalTime(Link& l);
+  TimePoint arrivalTime(Link& l) {
+    Duration d = opts_.baseLatency + l.extra;
+    if (opts_.jitter.count() > 0)
+      d += Duration(static_cast<Duration::rep>(rng_.below(static_cast<std::uint64_t>(opts_.jitter.count()) + 1)));
+    if (l.lossNum != 0) d += retransmissionDelay(l);
+    TimePoint at = now() + d;
+    if (at < l.lastDelivery) at = l.lastDelivery;  // a stream never overtakes itself
+    l.lastDelivery = at;
+    return at;
+  }
+  // What lost transmissions add to a packet on a lossy link (draws the losses).
+  Duration retransmissionDelay(const Link& l);
   // The arrival event of l's front packet.
-  void postArrival(Link& l, NetNodeId from, NetNodeId to);
+  void postArrival(Link& l, NetNodeId from, NetNodeId to) {
+    const InFlight& f = packet(l.head);
+    // Links are held by pointer: l stays where it is while the table grows.
+    auto event = [this, lp = &l, from, to] { arrive(*lp, from, to); };
+    if (sim_ != nullptr)
+      sim_->runAtReserved(f.at, f.order, event);
+    else
+      loop_.runAtReserved(f.at, f.order, event);
+  }
   void arrive(Link& l, NetNodeId from, NetNodeId to);  // the front packet in flight on l
   void releaseHeld();  // after any change of reachability
 
   EventLoop& loop_;
+  // loop_ as a SimLoop when it is one (in every simulation): its now(), reserveOrder()
+  // and runAtReserved() are then called directly, not through the EventLoop interface —
+  // three virtual calls per packet.
+  SimLoop* sim_;
+  TimePoint now() const { return sim_ != nullptr ? sim_->now() : loop_.now(); }
   Random rng_;
   Options opts_;
   Trace* trace_;
@@ -168,6 +236,9 @@ class NetworkModel {
   // Packets waiting for a cut link to come back, per (from, to), in send order. Ordered
   // map: the release order is part of the run.
   std::map<std::pair<NetNodeId, NetNodeId>, std::deque<Held>> held_;
+  std::vector<std::unique_ptr<InFlight[]>> packetChunks_;
+  std::uint32_t packetCount_ = 0;  // packets in the chunks, free or not
+  std::vector<std::uint32_t> freePackets_;
   std::uint64_t sent_ = 0, dropped_ = 0;
 };
 

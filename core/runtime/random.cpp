@@ -10,8 +10,6 @@ std::uint64_t splitmix64(std::uint64_t& x) {
   return z ^ (z >> 31);
 }
 
-std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-
 }  // namespace
 
 std::uint64_t fnv1a64(std::string_view data, std::uint64_t h) {
@@ -25,27 +23,6 @@ std::uint64_t fnv1a64(std::string_view data, std::uint64_t h) {
 Random::Random(std::uint64_t seed) : seed_(seed) {
   std::uint64_t x = seed;
   for (auto& w : s_) w = splitmix64(x);
-}
-
-std::uint64_t Random::next() {
-  const std::uint64_t result = rotl(s_[1] * 5, 7) * 9;
-  const std::uint64_t t = s_[1] << 17;
-  s_[2] ^= s_[0];
-  s_[3] ^= s_[1];
-  s_[1] ^= s_[2];
-  s_[0] ^= s_[3];
-  s_[2] ^= t;
-  s_[3] = rotl(s_[3], 45);
-  return result;
-}
-
-std::uint64_t Random::below(std::uint64_t n) {
-  if (n <= 1) return 0;
-  // Reject the top partial bucket so every residue is equally likely.
-  const std::uint64_t limit = UINT64_MAX - (UINT64_MAX % n);
-  std::uint64_t r;
-  do r = next(); while (r >= limit);
-  return r % n;
 }
 
 std::int64_t Random::between(std::int64_t lo, std::int64_t hi) {

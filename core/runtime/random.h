@@ -3,6 +3,7 @@
 // here (never std::*_distribution, whose output differs between standard libraries), so
 // one seed gives the same numbers everywhere.
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <string_view>
 
@@ -15,9 +16,28 @@ class Random {
   explicit Random(std::uint64_t seed);
 
   std::uint64_t seed() const { return seed_; }
-  std::uint64_t next();
+  // next() and below() are defined here, inline: every network packet draws its jitter
+  // and every Sentinel timer tick its period, and a call each was a visible share.
+  std::uint64_t next() {
+    const std::uint64_t result = std::rotl(s_[1] * 5, 7) * 9;
+    const std::uint64_t t = s_[1] << 17;
+    s_[2] ^= s_[0];
+    s_[3] ^= s_[1];
+    s_[1] ^= s_[2];
+    s_[0] ^= s_[3];
+    s_[2] ^= t;
+    s_[3] = std::rotl(s_[3], 45);
+    return result;
+  }
   // Uniform in [0, n); n > 0. Unbiased (rejection sampling).
-  std::uint64_t below(std::uint64_t n);
+  std::uint64_t below(std::uint64_t n) {
+    if (n <= 1) return 0;
+    // Reject the top partial bucket so every residue is equally likely.
+    const std::uint64_t limit = UINT64_MAX - (UINT64_MAX % n);
+    std::uint64_t r;
+    do r = next(); while (r >= limit);
+    return r % n;
+  }
   // Uniform in [lo, hi], inclusive.
   std::int64_t between(std::int64_t lo, std::int64_t hi);
   // True with probability num/den.

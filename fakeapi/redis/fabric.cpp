@@ -181,15 +181,19 @@ void Fabric::arriveRequest(ConnId id, RequestId r, Argv&& argv) {
   });
 }
 
-ReplyFn Fabric::takePending(Conn& c, RequestId r) {
+// Inline: called once, for every reply that arrives (the compiler kept it a call).
+inline ReplyFn Fabric::takePending(Conn& c, RequestId r) {
   auto& q = c.pending;
   // Nearly always the front; otherwise, as ids grow along the list, a binary search.
   const auto head = q.begin() + static_cast<std::ptrdiff_t>(c.pendingHead);
   auto pit = head != q.end() && head->id == r
                  ? head
                  : std::lower_bound(head, q.end(), r, [](const Conn::Pending& p, RequestId id) { return p.id < id; });
-  if (pit == q.end() || pit->id != r || !pit->onReply) return {};
-  ReplyFn cb = std::move(pit->onReply);
+  // One named result, returned on every path: the callback is then moved once, into the
+  // caller's (a second return of another object made the compiler move it twice).
+  ReplyFn cb;
+  if (pit == q.end() || pit->id != r || !pit->onReply) return cb;
+  cb = std::move(pit->onReply);
   ++c.pendingAnswered;
   while (c.pendingHead < q.size() && !q[c.pendingHead].onReply) {
     ++c.pendingHead;
@@ -205,7 +209,7 @@ ReplyFn Fabric::takePending(Conn& c, RequestId r) {
   return cb;
 }
 
-void Fabric::reply(ConnId id, RequestId r, RedisReply rep) {
+void Fabric::reply(ConnId id, RequestId r, RedisReply&& rep) {
   const Conn* c = find(id);
   if (c == nullptr || c->dead) return;
   net_.send(c->serverIp, c->clientIp, [this, id, r, rep = std::move(rep)]() mutable {

@@ -328,8 +328,13 @@ std::size_t RedisNode::deliverPublish(const std::string& channel, const std::str
   // One message, shared by every subscriber's delivery (and by later deliveries of the
   // same text: it is never changed once made).
   std::shared_ptr<const RedisReply> shared;
-  for (const auto& p : published_)
-    if (p && p->elements[2].str == message && p->elements[1].str == channel) shared = p;
+  // At most one kept message matches (one is kept only when none does): stop at it.
+  for (const auto& p : published_) {
+    if (p && p->elements[2].str == message && p->elements[1].str == channel) {
+      shared = p;
+      break;
+    }
+  }
   if (!shared) {
     // Its three strings are written in place (an initializer list of replies made each
     // one, then copied it).

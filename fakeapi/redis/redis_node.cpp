@@ -171,7 +171,7 @@ void RedisNode::onPeerClosed(ConnId c) {
   if (replicas_.count(c)) dropReplica(c);
 }
 
-void RedisNode::replyTo(ConnId c, RequestId r, RedisReply reply) {
+void RedisNode::replyTo(ConnId c, RequestId r, RedisReply&& reply) {
   if (c != 0) fabric().reply(c, r, std::move(reply));
 }
 

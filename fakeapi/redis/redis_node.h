@@ -181,7 +181,8 @@ class RedisNode final : public SimProcess {
   // dispatch (redis_node.cpp)
   RedisReply dispatch(Client& cl, ConnId c, RequestId r, const Argv& argv, bool* deferred);
   RedisReply execCommand(Client& cl, ConnId c, RequestId r, const Argv& argv, bool* deferred);
-  void replyTo(ConnId c, RequestId r, RedisReply reply);
+  // By reference, as Fabric::reply takes it: each move of a reply copies its string.
+  void replyTo(ConnId c, RequestId r, RedisReply&& reply);
   void cron();
   void scheduleCron();
 

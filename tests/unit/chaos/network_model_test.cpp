@@ -2,6 +2,7 @@
 // packets caught in flight by a cut held until the heal, in send order.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -91,6 +92,28 @@ TEST(NetworkModel, WhatADeliverySendsOnItsOwnLinkGoesBehindWhatIsOnTheWay) {
   n.send(n.a, n.b, "second");
   n.loop.runFor(seconds(1));
   EXPECT_EQ(n.got, (std::vector<std::string>{"first", "second", "sent-by-first"}));
+}
+
+TEST(NetworkModel, ADeliveryKeepsItsCapturesWhileWhatItSendsGrowsThePacketPool) {
+  // A packet's delivery runs where the packet is kept: sending many more from inside it
+  // (more than a pool chunk, on its own link and others) must leave it intact.
+  Net n;
+  const std::string name(40, 'x');  // on the heap: a moved-from or freed copy would show
+  n.net.send(n.a, n.b, [&n, name] {
+    for (int i = 0; i < 300; ++i) n.send(i % 2 ? n.a : n.b, i % 3 ? n.b : n.c, std::to_string(i));
+    n.got.push_back(name);
+  });
+  n.loop.runFor(seconds(1));
+  ASSERT_EQ(n.got.size(), 301u);
+  EXPECT_EQ(n.got.front(), name);
+  // Per link, still in send order.
+  std::vector<int> ab;
+  for (std::size_t k = 1; k < n.got.size(); ++k) {
+    const int i = std::stoi(n.got[k]);
+    if (i % 2 && i % 3) ab.push_back(i);
+  }
+  EXPECT_TRUE(std::is_sorted(ab.begin(), ab.end()));
+  EXPECT_EQ(ab.size(), 100u);
 }
 
 TEST(NetworkModel, ACutLongerThanTcpGivesUpDropsWhatWaited) {

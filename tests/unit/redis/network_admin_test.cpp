@@ -2,6 +2,10 @@
 // client sees them (Unavailable when refused, Timeout when unreachable or hung).
 #include <gtest/gtest.h>
 
+#include <string>
+#include <unordered_map>
+#include <vector>
+
 #include "tests/unit/redis/sim_world.h"
 
 namespace kun::redissim::test {
@@ -202,6 +206,28 @@ TEST(SimRedisAdmin, ReadOnlyCommandsInAnyCase) {
                                             {"SENTINEL", "MASTER_"}, {"INFO_"}, {"inf\x0f"}, {"PINg!"},
                                             {std::string(40, 'x')}, {"SENTINEL", std::string(30, 'M')}})
     EXPECT_FALSE(isReadOnlyCommand(argv)) << argv[0] << " " << (argv.size() > 1 ? argv[1] : "");
+}
+
+TEST(Fabric, EndpointTableFindsEveryHostShortOrLong) {
+  // EndpointHash reads a host's first and last eight bytes: hosts shorter than that, and
+  // names that differ only in the middle, must still be told apart by the table.
+  std::unordered_map<RedisEndpoint, int, EndpointHash> table;
+  const std::vector<RedisEndpoint> eps = {{"a", 1},
+                                          {"a", 2},
+                                          {"", 6379},
+                                          {"10.0.0.1", 6379},
+                                          {"10.0.0.1", 26379},
+                                          {"10.0.0.11", 6379},
+                                          {"10.0.1.1", 6379},
+                                          {"redis-0.svc.cluster.local", 6379},
+                                          {"redis-1.svc.cluster.local", 6379}};
+  for (std::size_t i = 0; i < eps.size(); ++i) table[eps[i]] = static_cast<int>(i);
+  ASSERT_EQ(table.size(), eps.size());
+  for (std::size_t i = 0; i < eps.size(); ++i) {
+    EXPECT_EQ(EndpointHash{}(eps[i]), EndpointHash{}(RedisEndpoint{std::string(eps[i].host), eps[i].port}));
+    EXPECT_EQ(table.at(eps[i]), static_cast<int>(i));
+  }
+  EXPECT_EQ(table.count({"10.0.0.2", 6379}), 0u);
 }
 
 }  // namespace
