@@ -597,9 +597,16 @@ void Kubelet::flush(const std::string& uid) {
 }
 
 Object Kubelet::view(const PodRt& p) const {
-  Object v = *p.pod;
-  const auto st = p.pod->find("status");
-  v["status"] = buildStatus(p, st != p.pod->end() ? *st : Object::object());
+  // Everything but status copied (status is rebuilt, so copying it would be wasted),
+  // member by member at the end of the sorted map: no lookup per member.
+  Object v = Object::object();
+  auto& members = v.get_ref<Object::object_t&>();
+  const Object* st = nullptr;
+  for (const auto& [k, m] : p.pod->get_ref<const Object::object_t&>()) {
+    if (k == "status") st = &m;
+    else members.emplace_hint(members.end(), k, m);
+  }
+  v["status"] = buildStatus(p, st ? *st : Object::object());
   return v;
 }
 
