@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "core/api/object_copy.h"
 #include "core/api/object_ptr.h"
 #include "fakeapi/controllers/pod_state.h"
 #include "fakeapi/controllers/status_update.h"
@@ -583,13 +584,14 @@ void Kubelet::flush(const std::string& uid) {
     fromWritten = buildStatus(p, p.written);
     if (*fromWritten == p.written) return;
   }
-  auto st = mutateStatus(env_.client, res::pods, p.ns, p.name, p.uid, [&](Object& status) {
+  // The status is computed from the stored one, which is read in place, not copied.
+  auto st = replaceStatus(env_.client, res::pods, p.ns, p.name, p.uid, [&](const Object& current) {
     // Usually the stored status is the one written last: then the status built from it is
     // at hand (the same instant, the same inputs), not built again.
-    if (fromWritten && status == p.written) status = std::move(*fromWritten);
-    else status = buildStatus(p, std::move(status));
+    Object status = fromWritten && current == p.written ? std::move(*fromWritten) : buildStatus(p, current);
     fromWritten.reset();
     p.written = status;
+    return status;
   });
   if (!st && !st.is(Reason::NotFound)) {
     p.flushTimer = env_.loop.runAfter(cfg_.retryAfterError, [this, uid] { flush(uid); });
@@ -597,21 +599,17 @@ void Kubelet::flush(const std::string& uid) {
 }
 
 Object Kubelet::view(const PodRt& p) const {
-  // Everything but status copied (status is rebuilt, so copying it would be wasted),
-  // member by member at the end of the sorted map: no lookup per member.
-  Object v = Object::object();
-  auto& members = v.get_ref<Object::object_t&>();
-  const Object* st = nullptr;
-  for (const auto& [k, m] : p.pod->get_ref<const Object::object_t&>()) {
-    if (k == "status") st = &m;
-    else members.emplace_hint(members.end(), k, m);
-  }
-  v["status"] = buildStatus(p, st ? *st : Object::object());
+  // Everything but status copied: status is rebuilt.
+  Object v = copyWithout(*p.pod, "status");
+  static const Object kNone = Object::object();
+  const Object* st = memberOf(*p.pod, "status");
+  v["status"] = buildStatus(p, st ? *st : kNone);
   return v;
 }
 
-Object Kubelet::buildStatus(const PodRt& p, Object current) const {
-  Object st = current.is_object() ? std::move(current) : Object::object();
+Object Kubelet::buildStatus(const PodRt& p, const Object& current) const {
+  // containerStatuses is rebuilt whole below: not copied only to be replaced.
+  Object st = current.is_object() ? copyWithout(current, "containerStatuses") : Object::object();
   const std::string& t = now();
   bool allTerminated = !p.containers.empty(), allSucceeded = true, anyRestartPending = false;
   std::vector<std::string> unready;

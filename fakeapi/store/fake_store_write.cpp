@@ -2,6 +2,7 @@
 // for server-owned metadata, optimistic concurrency, the status subresource and generation.
 #include <fmt/format.h>
 
+#include "core/api/object_copy.h"
 #include "core/runtime/time.h"
 #include "fakeapi/store/back_patch.h"
 #include "fakeapi/store/fake_store.h"
@@ -287,12 +288,7 @@ Result<ObjectPtr> FakeStore::updateObject(Target t, Object in, bool statusOnly, 
   Object next;
   if (statusOnly) {
     // Everything but status as stored (status is not copied only to be replaced).
-    // Built member by member at the end of the (sorted) map: no lookup per member, and
-    // each copied straight into place.
-    next = Object::object();
-    auto& members = next.get_ref<Object::object_t&>();
-    for (const auto& [k, v] : cur.get_ref<const Object::object_t&>())
-      if (k != "status") members.emplace_hint(members.end(), k, v);
+    next = copyWithout(cur, "status");
     if (auto s = in.find("status"); s != in.end()) next["status"] = std::move(*s);
     auto patch = store::backPatchOf(next, cur, "status");
     return applyNext(res, ObjKey{ns, name}, std::move(next), storeVerbName(verb), std::move(patch));
