@@ -63,6 +63,21 @@ std::int64_t intOr(const Object& v, std::int64_t def) {
   return v.is_number_integer() ? v.get<std::int64_t>() : def;
 }
 
+// {key: value}, built in place: an initializer list ({{key, value}}) builds, copies and
+// frees a [key, value] array per member, and the kubelet builds statuses all the time.
+Object single(const char* key, Object value) {
+  Object o = Object::object();
+  o.get_ref<Object::object_t&>().emplace(key, std::move(value));
+  return o;
+}
+
+// [{"ip": ip}], as status.podIPs and hostIPs.
+Object ipList(const std::string& ip) {
+  Object list = Object::array();
+  list.push_back(single("ip", ip));
+  return list;
+}
+
 }  // namespace
 
 Kubelet::Kubelet(SimEnv env, Random rng, KubeletConfig cfg)
@@ -408,7 +423,8 @@ void Kubelet::beginTermination(PodRt& p) {
   const Duration grace = seconds(meta::deletionGracePeriodSeconds(*p.pod).value_or(
       std::chrono::duration_cast<seconds>(cfg_.defaultGrace).count()));
   Duration stopIn = grace;
-  if (!preStop_ && termination_) stopIn = std::min(termination_(view(p), grace), grace);
+  // The views handed to the hooks are shared only to be freed leaves first (see shareObject).
+  if (!preStop_ && termination_) stopIn = std::min(termination_(*shareObject(view(p)), grace), grace);
   if (stopIn.count() < 0) stopIn = Duration{0};
   for (const auto& c : p.containers) {
     if (c.state == ContainerRt::State::Running)
@@ -429,7 +445,7 @@ void Kubelet::beginTermination(PodRt& p) {
     finishTermination(uid, false);
   });
   // Last: done() may run inside the hook and remove the pod.
-  preStop_(view(p), grace, [this, uid, attempt] { preStopDone(uid, attempt); });
+  preStop_(*shareObject(view(p)), grace, [this, uid, attempt] { preStopDone(uid, attempt); });
 }
 
 void Kubelet::preStopDone(const std::string& uid, std::uint64_t attempt) {
@@ -589,7 +605,11 @@ void Kubelet::flush(const std::string& uid) {
     // Usually the stored status is the one written last: then the status built from it is
     // at hand (the same instant, the same inputs), not built again.
     Object status = fromWritten && current == p.written ? std::move(*fromWritten) : buildStatus(p, current);
+    // The trees replaced are freed leaves first (dismantle): nlohmann's destructor would
+    // move every nested member onto a heap-allocated stack first.
+    if (fromWritten) dismantle(*fromWritten);
     fromWritten.reset();
+    dismantle(p.written);
     p.written = status;
     return status;
   });
@@ -615,24 +635,31 @@ Object Kubelet::buildStatus(const PodRt& p, const Object& current) const {
   std::vector<std::string> unready;
   Object statuses = Object::array();
   for (const auto& c : p.containers) {
-    Object cs = {{"name", c.name}, {"image", c.image}, {"imageID", ""}, {"ready", c.ready},
-                 {"restartCount", c.restartCount}, {"started", c.state == ContainerRt::State::Running}};
-    if (!c.containerID.empty()) cs["containerID"] = c.containerID;
+    // Members emplaced one by one (see single()).
+    Object cs = Object::object();
+    auto& m = cs.get_ref<Object::object_t&>();
+    m.emplace("name", c.name);
+    m.emplace("image", c.image);
+    m.emplace("imageID", "");
+    m.emplace("ready", c.ready);
+    m.emplace("restartCount", c.restartCount);
+    m.emplace("started", c.state == ContainerRt::State::Running);
+    if (!c.containerID.empty()) m.emplace("containerID", c.containerID);
     switch (c.state) {
       case ContainerRt::State::Waiting: {
-        Object w = {{"reason", c.waitingReason}};
+        Object w = single("reason", c.waitingReason);
         if (!c.waitingMessage.empty()) w["message"] = c.waitingMessage;
-        cs["state"] = {{"waiting", w}};
+        m.emplace("state", single("waiting", std::move(w)));
         break;
       }
       case ContainerRt::State::Running:
-        cs["state"] = {{"running", {{"startedAt", c.startedAt}}}};
+        m.emplace("state", single("running", single("startedAt", c.startedAt)));
         break;
       case ContainerRt::State::Terminated:
-        cs["state"] = {{"terminated", c.terminated}};
+        m.emplace("state", single("terminated", c.terminated));
         break;
     }
-    cs["lastState"] = c.lastTerminated.is_null() ? Object::object() : Object{{"terminated", c.lastTerminated}};
+    m.emplace("lastState", c.lastTerminated.is_null() ? Object::object() : single("terminated", c.lastTerminated));
     statuses.push_back(std::move(cs));
     if (!c.ready) unready.push_back(c.name);
     if (c.state != ContainerRt::State::Terminated) allTerminated = false;
@@ -645,11 +672,11 @@ Object Kubelet::buildStatus(const PodRt& p, const Object& current) const {
   const std::string host = hostIpOf(p.node);
   if (!host.empty()) {
     st["hostIP"] = host;
-    st["hostIPs"] = Object::array({{{"ip", host}}});
+    st["hostIPs"] = ipList(host);
   }
   if (!p.ip.empty()) {
     st["podIP"] = p.ip;
-    st["podIPs"] = Object::array({{{"ip", p.ip}}});
+    st["podIPs"] = ipList(p.ip);
   } else {
     st.erase("podIP");
     st.erase("podIPs");

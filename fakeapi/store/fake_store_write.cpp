@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/api/object_copy.h"
+#include "core/api/object_ptr.h"
 #include "core/runtime/time.h"
 #include "fakeapi/store/back_patch.h"
 #include "fakeapi/store/fake_store.h"
@@ -290,6 +291,7 @@ Result<ObjectPtr> FakeStore::updateObject(Target t, Object in, bool statusOnly, 
     // Everything but status as stored (status is not copied only to be replaced).
     next = copyWithout(cur, "status");
     if (auto s = in.find("status"); s != in.end()) next["status"] = std::move(*s);
+    dismantle(in);  // what is left of it, freed leaves first (see shareObject)
     auto patch = store::backPatchOf(next, cur, "status");
     return applyNext(res, ObjKey{ns, name}, std::move(next), storeVerbName(verb), std::move(patch));
   } else {
