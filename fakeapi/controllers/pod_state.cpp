@@ -5,14 +5,16 @@ namespace {
 
 // Read in place: these run for every pod on every sync and pass, and copying each string
 // read was most of their cost.
-std::string_view strView(const Object& o, const char* key) {
-  auto j = o.find(key);
-  return j != o.end() && j->is_string() ? std::string_view(j->get_ref<const std::string&>()) : std::string_view();
+// Looked up with memberOf (lengths compared first), not nlohmann's find, which runs a
+// strlen and a compare per tree level.
+std::string_view strView(const Object& o, std::string_view key) {
+  const Object* j = memberOf(o, key);
+  return j && j->is_string() ? std::string_view(j->get_ref<const std::string&>()) : std::string_view();
 }
 
-std::string_view strView(const Object& o, const char* a, const char* b) {
-  auto i = o.find(a);
-  if (i == o.end() || !i->is_object()) return {};
+std::string_view strView(const Object& o, std::string_view a, std::string_view b) {
+  const Object* i = memberOf(o, a);
+  if (!i || !i->is_object()) return {};
   return strView(*i, b);
 }
 
@@ -25,10 +27,10 @@ std::string podNodeName(const Object& pod) { return std::string(strView(pod, "sp
 std::string podIP(const Object& pod) { return std::string(strView(pod, "status", "podIP")); }
 
 const Object* podCondition(const Object& pod, std::string_view type) {
-  auto s = pod.find("status");
-  if (s == pod.end() || !s->is_object()) return nullptr;
-  auto c = s->find("conditions");
-  if (c == s->end() || !c->is_array()) return nullptr;
+  const Object* s = memberOf(pod, "status");
+  if (!s || !s->is_object()) return nullptr;
+  const Object* c = memberOf(*s, "conditions");
+  if (!c || !c->is_array()) return nullptr;
   for (const auto& cond : *c) {
     if (cond.is_object() && strView(cond, "type") == type) return &cond;
   }
