@@ -351,21 +351,29 @@ bool StatefulSetController::sync(const Key& key) {
     statusCurrentRev = updateRev;
     current = updated;
   }
-  auto fill = [&](Object& status) {
-    status["observedGeneration"] = meta::generation(*v.set);
-    status["replicas"] = count;
-    status["readyReplicas"] = ready;
-    status["availableReplicas"] = ready;
-    status["currentReplicas"] = current;
-    status["updatedReplicas"] = updated;
-    status["currentRevision"] = statusCurrentRev;
-    status["updateRevision"] = updateRev;
-    status["collisionCount"] = 0;
+  const std::pair<const char*, Object> fields[] = {
+      {"observedGeneration", meta::generation(*v.set)},
+      {"replicas", count},
+      {"readyReplicas", ready},
+      {"availableReplicas", ready},
+      {"currentReplicas", current},
+      {"updatedReplicas", updated},
+      {"currentRevision", statusCurrentRev},
+      {"updateRevision", updateRev},
+      {"collisionCount", 0},
   };
-  Object desired = oldStatus.is_object() ? oldStatus : Object::object();
-  fill(desired);
+  auto fill = [&](Object& status) {
+    for (const auto& [k, val] : fields) status[k] = val;
+  };
+  // Whether filling the cached status would change it, read field by field (not on a copy).
+  bool changes = !oldStatus.is_object();
+  for (const auto& [k, val] : fields) {
+    if (changes) break;
+    const Object* was = memberOf(oldStatus, k);
+    changes = !was || *was != val;
+  }
   Result<bool> st = false;
-  if (desired != oldStatus) st = mutateStatus(env_.client, res::statefulsets, v.ns, v.name, v.uid, fill);
+  if (changes) st = mutateStatus(env_.client, res::statefulsets, v.ns, v.name, v.uid, fill);
   if (!st && !st.is(Reason::NotFound)) return false;
   if (st && *st) {
     env_.note("statefulset", fmt::format("status {}/{} replicas={} ready={} current={} updated={} rev={}/{}", v.ns,
