@@ -1,5 +1,6 @@
 #include "fakeapi/store/back_patch.h"
 
+#include <algorithm>
 #include <charconv>
 #include <string>
 
@@ -11,6 +12,11 @@ namespace {
 // Appends key to path as a JSON Pointer token ("~" -> "~0", "/" -> "~1").
 void appendToken(std::string& path, std::string_view key) {
   path += '/';
+  // Keys almost never need escaping: appended whole, not character by character.
+  if (std::none_of(key.begin(), key.end(), [](char c) { return c == '~' || c == '/'; })) {
+    path.append(key);
+    return;
+  }
   for (char c : key) {
     if (c == '~') path += "~0";
     else if (c == '/') path += "~1";
