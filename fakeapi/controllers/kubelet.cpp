@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "core/api/object_copy.h"
+#include "core/api/object_members.h"
 #include "core/api/object_ptr.h"
 #include "fakeapi/controllers/pod_state.h"
 #include "fakeapi/controllers/status_update.h"

@@ -2,7 +2,7 @@
 // for server-owned metadata, optimistic concurrency, the status subresource and generation.
 #include <fmt/format.h>
 
-#include "core/api/object_copy.h"
+#include "core/api/object_members.h"
 #include "core/api/object_ptr.h"
 #include "core/runtime/time.h"
 #include "fakeapi/store/back_patch.h"
@@ -128,9 +128,9 @@ Result<ObjectPtr> FakeStore::createObject(Target t, Object obj) {
     return makeError(Reason::Forbidden, fmt::format("create not allowed while custom resource definition {} is "
                                                     "terminating",
                                                     res.groupResource));
-  obj["apiVersion"] = r.apiVersion();
-  obj["kind"] = res.kind;
-  Object& m = obj["metadata"];
+  memberSlot(obj, "apiVersion") = r.apiVersion();
+  memberSlot(obj, "kind") = res.kind;
+  Object& m = memberSlot(obj, "metadata");
   if (!m.is_object()) m = Object::object();
   if (auto rv = m.find("resourceVersion"); rv != m.end() && rv->is_string() && !rv->get_ref<const std::string&>().empty())
     return makeError(Reason::BadRequest, "resourceVersion should not be set on objects to be created");
@@ -169,12 +169,12 @@ Result<ObjectPtr> FakeStore::createObject(Target t, Object obj) {
     if (auto st = checkNamespaceUsable(ns); !st) return st.error();
   if (res.objects.find(ns, name)) return makeError(Reason::AlreadyExists, store::describe(res, name) + " already exists");
 
-  Object& md = obj["metadata"];
+  Object& md = memberSlot(obj, "metadata");
   std::string uid;
   do uid = names_.uid(); while (uids_.contains(uid));
-  md["uid"] = uid;
-  md["creationTimestamp"] = nowText_.at(loop_.wallMicros());
-  md["generation"] = 1;
+  memberSlot(md, "uid") = uid;
+  memberSlot(md, "creationTimestamp") = nowText_.at(loop_.wallMicros());
+  memberSlot(md, "generation") = 1;
   md.erase("deletionTimestamp");
   md.erase("deletionGracePeriodSeconds");
   store::CreateContext ctx{loop_.wallMicros(), [this] { return allocateClusterIP(); }};
@@ -290,7 +290,7 @@ Result<ObjectPtr> FakeStore::updateObject(Target t, Object in, bool statusOnly, 
   if (statusOnly) {
     // Everything but status as stored (status is not copied only to be replaced).
     next = copyWithout(cur, "status");
-    if (auto s = in.find("status"); s != in.end()) next["status"] = std::move(*s);
+    if (auto s = in.find("status"); s != in.end()) memberSlot(next, "status") = std::move(*s);
     dismantle(in);  // what is left of it, freed leaves first (see shareObject)
     auto patch = store::backPatchOf(next, cur, "status");
     return applyNext(res, ObjKey{ns, name}, std::move(next), storeVerbName(verb), std::move(patch));
@@ -299,7 +299,7 @@ Result<ObjectPtr> FakeStore::updateObject(Target t, Object in, bool statusOnly, 
     if (!sameApiVersion(next, r)) next["apiVersion"] = r.apiVersion();
     if (auto k = next.find("kind"); k == next.end() || !k->is_string() || k->get_ref<const std::string&>() != res.kind)
       next["kind"] = res.kind;
-    Object& m = next["metadata"];
+    Object& m = memberSlot(next, "metadata");
     if (!m.is_object()) m = Object::object();
     // A client usually sends back what it read: comparing first spares the copies.
     auto keep = [](Object& into, const Object& from, const char* f) {
@@ -349,7 +349,7 @@ Result<ObjectPtr> FakeStore::updateObject(Target t, Object in, bool statusOnly, 
     if (d.content) {
       auto g = cm.find("generation");
       store::notePrevious(patch, "/metadata/generation", g == cm.end() ? nullptr : &*g);
-      m["generation"] = meta::generation(cur) + 1;
+      memberSlot(m, "generation") = meta::generation(cur) + 1;
     }
     return applyNext(res, ObjKey{ns, name}, std::move(next), storeVerbName(verb), std::move(patch));
   }
