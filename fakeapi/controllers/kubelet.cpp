@@ -668,22 +668,22 @@ Object Kubelet::buildStatus(const PodRt& p, const Object& current) const {
   }
   std::string phase = "Pending";
   if (p.sandbox) phase = (allTerminated && !anyRestartPending) ? (allSucceeded ? "Succeeded" : "Failed") : "Running";
-  st["phase"] = phase;
+  memberSlot(st, "phase") = phase;
   const std::string host = hostIpOf(p.node);
   if (!host.empty()) {
-    st["hostIP"] = host;
-    st["hostIPs"] = ipList(host);
+    memberSlot(st, "hostIP") = host;
+    memberSlot(st, "hostIPs") = ipList(host);
   }
   if (!p.ip.empty()) {
-    st["podIP"] = p.ip;
-    st["podIPs"] = ipList(p.ip);
+    memberSlot(st, "podIP") = p.ip;
+    memberSlot(st, "podIPs") = ipList(p.ip);
   } else {
     st.erase("podIP");
     st.erase("podIPs");
   }
-  if (!p.startTime.empty()) st["startTime"] = p.startTime;
-  st["qosClass"] = "BestEffort";
-  st["containerStatuses"] = std::move(statuses);
+  if (!p.startTime.empty()) memberSlot(st, "startTime") = p.startTime;
+  memberSlot(st, "qosClass") = "BestEffort";
+  memberSlot(st, "containerStatuses") = std::move(statuses);
   const bool ready = unready.empty() && !p.containers.empty();
   std::string list;
   for (const auto& n : unready) list += (list.empty() ? "" : " ") + n;

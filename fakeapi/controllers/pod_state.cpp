@@ -1,5 +1,7 @@
 #include "fakeapi/controllers/pod_state.h"
 
+#include "core/api/object_members.h"
+
 namespace kun::sim {
 namespace {
 
@@ -65,7 +67,9 @@ int podRestartCount(const Object& pod, std::string_view container) {
 void setCondition(Object& status, std::string_view type, std::string_view value,
                   std::string_view reason, std::string_view message, const std::string& now) {
   if (!status.is_object()) status = Object::object();
-  Object& conds = status["conditions"];
+  // Members found with memberOf's walk (memberSlot), not by building a std::string key
+  // for nlohmann's operator[] and find: the kubelet sets three conditions per status.
+  Object& conds = memberSlot(status, "conditions");
   if (!conds.is_array()) conds = Object::array();
   Object* found = nullptr;
   for (auto& c : conds) {
@@ -77,13 +81,13 @@ void setCondition(Object& status, std::string_view type, std::string_view value,
   }
   Object& c = *found;
   // Fields that already hold the value are left as they are (most writes repeat them).
-  auto set = [&c](const char* key, std::string_view v) {
-    auto it = c.find(key);
-    if (it == c.end() || !it->is_string() || it->get_ref<const std::string&>() != v) c[key] = v;
+  auto set = [&c](std::string_view key, std::string_view v) {
+    Object& slot = memberSlot(c, key);
+    if (!slot.is_string() || slot.get_ref<const std::string&>() != v) slot = v;
   };
-  if (strView(c, "status") != value || !c.contains("lastTransitionTime")) c["lastTransitionTime"] = now;
+  if (strView(c, "status") != value || !memberOf(c, "lastTransitionTime")) memberSlot(c, "lastTransitionTime") = now;
   set("status", value);
-  if (auto p = c.find("lastProbeTime"); p == c.end() || !p->is_null()) c["lastProbeTime"] = nullptr;
+  if (Object& probe = memberSlot(c, "lastProbeTime"); !probe.is_null()) probe = nullptr;
   if (reason.empty()) c.erase("reason"); else set("reason", reason);
   if (message.empty()) c.erase("message"); else set("message", message);
 }
