@@ -58,18 +58,18 @@ Difference classify(const store::BackPatch& patch, bool statusSubresource) {
 
 Status checkTypeMeta(const Object& in, const Resource& r, const store::StoredResource& res) {
   if (!in.is_object()) return makeError(Reason::BadRequest, "the object must be a JSON object");
-  if (auto av = in.find("apiVersion"); av != in.end() && !av->is_null()) {
+  if (const Object* av = memberOf(in, "apiVersion"); av && !av->is_null()) {
     if (!av->is_string() || av->get_ref<const std::string&>() != r.apiVersion())
       return makeError(Reason::BadRequest, fmt::format("the API version in the data ({}) does not match the expected "
                                                        "API version ({})",
                                                        av->dump(), r.apiVersion()));
   }
-  if (auto k = in.find("kind"); k != in.end() && !k->is_null()) {
+  if (const Object* k = memberOf(in, "kind"); k && !k->is_null()) {
     if (!k->is_string() || k->get_ref<const std::string&>() != res.kind)
       return makeError(Reason::BadRequest,
                        fmt::format("the kind in the data ({}) does not match the expected kind ({})", k->dump(), res.kind));
   }
-  if (auto m = in.find("metadata"); m != in.end() && !m->is_null() && !m->is_object())
+  if (const Object* m = memberOf(in, "metadata"); m && !m->is_null() && !m->is_object())
     return makeError(Reason::BadRequest, "metadata must be an object");
   return {};
 }
@@ -302,14 +302,14 @@ Result<ObjectPtr> FakeStore::updateObject(Target t, Object in, bool statusOnly, 
     Object& m = memberSlot(next, "metadata");
     if (!m.is_object()) m = Object::object();
     // A client usually sends back what it read: comparing first spares the copies.
+    // (Members found by memberOf's walk, not nlohmann's find with a literal key.)
     auto keep = [](Object& into, const Object& from, const char* f) {
-      auto it = from.find(f);
-      if (it == from.end()) {
+      const Object* src = memberOf(from, f);
+      if (!src) {
         into.erase(f);
         return;
       }
-      if (auto mine = into.find(f); mine != into.end() && *mine == *it) return;
-      into[f] = *it;
+      if (Object& mine = memberSlot(into, f); mine != *src) mine = *src;
     };
     const Object& cm = cur["metadata"];
     for (const char* f : kServerOwned) keep(m, cm, f);
