@@ -50,12 +50,9 @@ namespace {
 const Object& path(const Object& o, std::initializer_list<const char*> keys) {
   static const Object kNull;
   const Object* cur = &o;
-  for (const char* k : keys) {
-    if (!cur->is_object()) return kNull;
-    auto it = cur->find(k);
-    if (it == cur->end()) return kNull;
-    cur = &*it;
-  }
+  // memberOf, not nlohmann's find: the probe timer reads the pod's probe settings by path.
+  for (const char* k : keys)
+    if (cur = memberOf(*cur, k); !cur) return kNull;
   return *cur;
 }
 
