@@ -22,8 +22,8 @@ struct NodeView {
 };
 
 std::string schedulerNameOf(const Object& pod) {
-  auto s = pod.find("spec");
-  if (s == pod.end() || !s->is_object()) return {};
+  const Object* s = memberOf(pod, "spec");
+  if (!s || !s->is_object()) return {};
   return s->value("schedulerName", "");
 }
 
