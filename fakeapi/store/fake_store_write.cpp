@@ -297,7 +297,7 @@ Result<ObjectPtr> FakeStore::updateObject(Target t, Object in, bool statusOnly, 
   } else {
     next = std::move(in);
     if (!sameApiVersion(next, r)) next["apiVersion"] = r.apiVersion();
-    if (auto k = next.find("kind"); k == next.end() || !k->is_string() || k->get_ref<const std::string&>() != res.kind)
+    if (const Object* k = memberOf(next, "kind"); !k || !k->is_string() || k->get_ref<const std::string&>() != res.kind)
       next["kind"] = res.kind;
     Object& m = memberSlot(next, "metadata");
     if (!m.is_object()) m = Object::object();
