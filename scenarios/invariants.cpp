@@ -139,13 +139,17 @@ namespace {
 
 std::optional<std::string> checkStatefulSet(ScenarioWorld& w, const std::string& ns, const std::string& name,
                                             std::int32_t replicas, const std::string& image) {
-  auto sts = w.harnessClient().get(res::statefulsets, ns, name);
+  // The stored version itself, read in place (a get() copies the whole set).
+  auto sts = w.harnessClient().getShared(res::statefulsets, ns, name);
   if (!sts) return "StatefulSet " + name + " is missing";
-  const auto have = sts->value("/spec/replicas"_json_pointer, -1);
+  const Object& set = **sts;
+  const auto have = set.value("/spec/replicas"_json_pointer, -1);
   if (have != replicas) return fmt::format("StatefulSet {} has {} replicas, spec says {}", name, have, replicas);
-  const auto& containers = (*sts)["spec"]["template"]["spec"]["containers"];
-  if (!containers.is_array() || containers.empty()) return "StatefulSet " + name + " has no containers";
-  const std::string got = containers[0].value("image", "");
+  const Object* containers = &set;
+  for (const char* k : {"spec", "template", "spec", "containers"})
+    if (containers) containers = memberOf(*containers, k);
+  if (!containers || !containers->is_array() || containers->empty()) return "StatefulSet " + name + " has no containers";
+  const std::string got = (*containers)[0].value("image", "");
   if (got != image) return fmt::format("StatefulSet {} runs image {}, spec says {}", name, got, image);
   return std::nullopt;
 }

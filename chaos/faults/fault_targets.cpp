@@ -34,10 +34,12 @@ ClusterTargets::ClusterTargets(KubeClient& client, redissim::RedisSim* redis, st
 std::vector<PodRef> ClusterTargets::pods(bool sentinel) {
   using rediscluster::Component;
   const auto selector = rediscluster::selectorString(cluster_, sentinel ? Component::Sentinel : Component::Redis);
-  auto list = client_.list(res::pods, ns_, ListOptions{selector, {}});
+  // The stored versions themselves: only a few fields are read.
+  auto list = client_.listShared(res::pods, ns_, ListOptions{selector, {}});
   std::vector<PodRef> out;
   if (!list) return out;
-  for (const auto& p : list->items) {
+  for (const auto& ptr : *list) {
+    const Object& p = *ptr;
     if (p["metadata"].contains("deletionTimestamp")) continue;
     PodRef ref{ns_, meta::name(p), p.value("/status/podIP"_json_pointer, std::string{}),
                p.value("/spec/nodeName"_json_pointer, std::string{}), sentinel};

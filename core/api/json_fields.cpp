@@ -200,34 +200,52 @@ Object carryOver(const Object* original, std::span<const std::string_view> known
   return out;
 }
 
+namespace {
+
+// out[key] = v, with the member built in place: no std::string key made for the lookup,
+// no null member made to be assigned over (every status write puts a dozen fields).
+template <class V>
+void setMember(Object& out, std::string_view key, V&& v) {
+  if (!out.is_object()) {
+    out[std::string(key)] = std::forward<V>(v);  // null becomes an object, others throw, as operator[]
+    return;
+  }
+  auto& members = out.get_ref<Object::object_t&>();
+  auto it = members.lower_bound(key);
+  if (it != members.end() && it->first == key) it->second = std::forward<V>(v);
+  else members.emplace_hint(it, key, std::forward<V>(v));
+}
+
+}  // namespace
+
 void putStr(Object& out, const Object* original, std::string_view key, const std::string& v) {
-  if (!v.empty() || present(original, key)) out[std::string(key)] = v;
+  if (!v.empty() || present(original, key)) setMember(out, key, v);
 }
 
 void putBool(Object& out, const Object* original, std::string_view key, bool v) {
-  if (v || present(original, key)) out[std::string(key)] = v;
+  if (v || present(original, key)) setMember(out, key, v);
 }
 
 void putInt(Object& out, const Object* original, std::string_view key, std::int64_t v) {
-  if (v != 0 || present(original, key)) out[std::string(key)] = v;
+  if (v != 0 || present(original, key)) setMember(out, key, v);
 }
 
 void putStrings(Object& out, const Object* original, std::string_view key,
                 const std::vector<std::string>& v) {
-  if (!v.empty() || present(original, key)) out[std::string(key)] = v;
+  if (!v.empty() || present(original, key)) setMember(out, key, v);
 }
 
 void putStringMap(Object& out, const Object* original, std::string_view key,
                   const std::map<std::string, std::string>& v) {
-  if (!v.empty() || present(original, key)) out[std::string(key)] = v;
+  if (!v.empty() || present(original, key)) setMember(out, key, v);
 }
 
 void putJson(Object& out, std::string_view key, const Object& v) {
-  if (!v.is_null()) out[std::string(key)] = v;
+  if (!v.is_null()) setMember(out, key, v);
 }
 
 void putObject(Object& out, const Object* original, std::string_view key, Object v) {
-  if (!v.empty() || present(original, key)) out[std::string(key)] = std::move(v);
+  if (!v.empty() || present(original, key)) setMember(out, key, std::move(v));
 }
 
 }  // namespace kun::jsonf

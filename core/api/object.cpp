@@ -13,8 +13,12 @@ const Object* memberOf(const Object& o, std::string_view key) {
     auto it = members.find(key);
     return it == members.end() ? nullptr : &it->second;
   }
+  // The first bytes are compared inline before the memcmp call: keys of one length mostly
+  // differ there ("status" and "labels"), so most mismatches cost no call.
   for (const auto& [k, v] : members)
-    if (k.size() == key.size() && std::char_traits<char>::compare(k.data(), key.data(), key.size()) == 0) return &v;
+    if (k.size() == key.size() && (key.empty() || (k[0] == key[0] &&
+                                                   std::char_traits<char>::compare(k.data(), key.data(), key.size()) == 0)))
+      return &v;
   return nullptr;
 }
 

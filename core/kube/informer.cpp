@@ -83,9 +83,11 @@ std::vector<ObjectPtr> Informer::list(std::string_view ns, const LabelSelector& 
       }
     }
   }
-  auto it = ns.empty() ? cache_.begin() : cache_.lower_bound(std::string(ns) + "/");
+  // The namespace's keys are a run from "ns/" on: the run ends at the first key outside it
+  // (tested in place, not against a prefix string built per key).
+  auto it = ns.empty() ? cache_.begin() : cache_.lower_bound(cacheKey(ns, ""));
   for (; it != cache_.end(); ++it) {
-    if (!ns.empty() && it->first.compare(0, ns.size() + 1, std::string(ns) + "/") != 0) break;
+    if (!inNamespace(it->first, ns)) break;
     if (sel.empty() || sel.matches(*it->second)) out.push_back(it->second);
   }
   return out;

@@ -1,16 +1,21 @@
 #include "core/kube/status_update_body.h"
 
+#include <string_view>
+
 namespace kun {
 
 Object statusUpdateBody(const Object& stored, Object status) {
+  // Every status write builds one: members are found with memberOf and emplaced in key
+  // order at the end of each (sorted) map, with no std::string key built for a lookup.
   Object obj = Object::object();
-  for (const char* f : {"apiVersion", "kind"})
-    if (auto v = stored.find(f); v != stored.end()) obj[f] = *v;
-  Object& m = obj["metadata"] = Object::object();
-  if (auto sm = stored.find("metadata"); sm != stored.end() && sm->is_object())
-    for (const char* f : {"name", "namespace", "uid", "resourceVersion"})
-      if (auto v = sm->find(f); v != sm->end()) m[f] = *v;
-  obj["status"] = std::move(status);
+  auto& top = obj.get_ref<Object::object_t&>();
+  for (std::string_view f : {"apiVersion", "kind"})
+    if (const Object* v = memberOf(stored, f)) top.emplace_hint(top.end(), f, *v);
+  auto& m = top.emplace_hint(top.end(), "metadata", Object::object())->second.get_ref<Object::object_t&>();
+  if (const Object* sm = memberOf(stored, "metadata"); sm && sm->is_object())
+    for (std::string_view f : {"name", "namespace", "resourceVersion", "uid"})
+      if (const Object* v = memberOf(*sm, f)) m.emplace_hint(m.end(), f, *v);
+  top.emplace_hint(top.end(), "status", std::move(status));
   return obj;
 }
 

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "core/api/object_members.h"
 #include "core/api/object_ptr.h"
 #include "fakeapi/controllers/pod_state.h"
 #include "fakeapi/controllers/status_update.h"
@@ -49,17 +50,29 @@ namespace {
 const Object& path(const Object& o, std::initializer_list<const char*> keys) {
   static const Object kNull;
   const Object* cur = &o;
-  for (const char* k : keys) {
-    if (!cur->is_object()) return kNull;
-    auto it = cur->find(k);
-    if (it == cur->end()) return kNull;
-    cur = &*it;
-  }
+  // memberOf, not nlohmann's find: the probe timer reads the pod's probe settings by path.
+  for (const char* k : keys)
+    if (cur = memberOf(*cur, k); !cur) return kNull;
   return *cur;
 }
 
 std::int64_t intOr(const Object& v, std::int64_t def) {
   return v.is_number_integer() ? v.get<std::int64_t>() : def;
+}
+
+// {key: value}, built in place: an initializer list ({{key, value}}) builds, copies and
+// frees a [key, value] array per member, and the kubelet builds statuses all the time.
+Object single(const char* key, Object value) {
+  Object o = Object::object();
+  o.get_ref<Object::object_t&>().emplace(key, std::move(value));
+  return o;
+}
+
+// [{"ip": ip}], as status.podIPs and hostIPs.
+Object ipList(const std::string& ip) {
+  Object list = Object::array();
+  list.push_back(single("ip", ip));
+  return list;
 }
 
 }  // namespace
@@ -407,7 +420,8 @@ void Kubelet::beginTermination(PodRt& p) {
   const Duration grace = seconds(meta::deletionGracePeriodSeconds(*p.pod).value_or(
       std::chrono::duration_cast<seconds>(cfg_.defaultGrace).count()));
   Duration stopIn = grace;
-  if (!preStop_ && termination_) stopIn = std::min(termination_(view(p), grace), grace);
+  // The views handed to the hooks are shared only to be freed leaves first (see shareObject).
+  if (!preStop_ && termination_) stopIn = std::min(termination_(*shareObject(view(p)), grace), grace);
   if (stopIn.count() < 0) stopIn = Duration{0};
   for (const auto& c : p.containers) {
     if (c.state == ContainerRt::State::Running)
@@ -428,7 +442,7 @@ void Kubelet::beginTermination(PodRt& p) {
     finishTermination(uid, false);
   });
   // Last: done() may run inside the hook and remove the pod.
-  preStop_(view(p), grace, [this, uid, attempt] { preStopDone(uid, attempt); });
+  preStop_(*shareObject(view(p)), grace, [this, uid, attempt] { preStopDone(uid, attempt); });
 }
 
 void Kubelet::preStopDone(const std::string& uid, std::uint64_t attempt) {
@@ -583,13 +597,18 @@ void Kubelet::flush(const std::string& uid) {
     fromWritten = buildStatus(p, p.written);
     if (*fromWritten == p.written) return;
   }
-  auto st = mutateStatus(env_.client, res::pods, p.ns, p.name, p.uid, [&](Object& status) {
+  // The status is computed from the stored one, which is read in place, not copied.
+  auto st = replaceStatus(env_.client, res::pods, p.ns, p.name, p.uid, [&](const Object& current) {
     // Usually the stored status is the one written last: then the status built from it is
     // at hand (the same instant, the same inputs), not built again.
-    if (fromWritten && status == p.written) status = std::move(*fromWritten);
-    else status = buildStatus(p, std::move(status));
+    Object status = fromWritten && current == p.written ? std::move(*fromWritten) : buildStatus(p, current);
+    // The trees replaced are freed leaves first (dismantle): nlohmann's destructor would
+    // move every nested member onto a heap-allocated stack first.
+    if (fromWritten) dismantle(*fromWritten);
     fromWritten.reset();
+    dismantle(p.written);
     p.written = status;
+    return status;
   });
   if (!st && !st.is(Reason::NotFound)) {
     p.flushTimer = env_.loop.runAfter(cfg_.retryAfterError, [this, uid] { flush(uid); });
@@ -597,37 +616,47 @@ void Kubelet::flush(const std::string& uid) {
 }
 
 Object Kubelet::view(const PodRt& p) const {
-  Object v = *p.pod;
-  const auto st = p.pod->find("status");
-  v["status"] = buildStatus(p, st != p.pod->end() ? *st : Object::object());
+  // Everything but status copied: status is rebuilt.
+  Object v = copyWithout(*p.pod, "status");
+  static const Object kNone = Object::object();
+  const Object* st = memberOf(*p.pod, "status");
+  v["status"] = buildStatus(p, st ? *st : kNone);
   return v;
 }
 
-Object Kubelet::buildStatus(const PodRt& p, Object current) const {
-  Object st = current.is_object() ? std::move(current) : Object::object();
+Object Kubelet::buildStatus(const PodRt& p, const Object& current) const {
+  // containerStatuses is rebuilt whole below: not copied only to be replaced.
+  Object st = current.is_object() ? copyWithout(current, "containerStatuses") : Object::object();
   const std::string& t = now();
   bool allTerminated = !p.containers.empty(), allSucceeded = true, anyRestartPending = false;
   std::vector<std::string> unready;
   Object statuses = Object::array();
   for (const auto& c : p.containers) {
-    Object cs = {{"name", c.name}, {"image", c.image}, {"imageID", ""}, {"ready", c.ready},
-                 {"restartCount", c.restartCount}, {"started", c.state == ContainerRt::State::Running}};
-    if (!c.containerID.empty()) cs["containerID"] = c.containerID;
+    // Members emplaced one by one (see single()).
+    Object cs = Object::object();
+    auto& m = cs.get_ref<Object::object_t&>();
+    m.emplace("name", c.name);
+    m.emplace("image", c.image);
+    m.emplace("imageID", "");
+    m.emplace("ready", c.ready);
+    m.emplace("restartCount", c.restartCount);
+    m.emplace("started", c.state == ContainerRt::State::Running);
+    if (!c.containerID.empty()) m.emplace("containerID", c.containerID);
     switch (c.state) {
       case ContainerRt::State::Waiting: {
-        Object w = {{"reason", c.waitingReason}};
+        Object w = single("reason", c.waitingReason);
         if (!c.waitingMessage.empty()) w["message"] = c.waitingMessage;
-        cs["state"] = {{"waiting", w}};
+        m.emplace("state", single("waiting", std::move(w)));
         break;
       }
       case ContainerRt::State::Running:
-        cs["state"] = {{"running", {{"startedAt", c.startedAt}}}};
+        m.emplace("state", single("running", single("startedAt", c.startedAt)));
         break;
       case ContainerRt::State::Terminated:
-        cs["state"] = {{"terminated", c.terminated}};
+        m.emplace("state", single("terminated", c.terminated));
         break;
     }
-    cs["lastState"] = c.lastTerminated.is_null() ? Object::object() : Object{{"terminated", c.lastTerminated}};
+    m.emplace("lastState", c.lastTerminated.is_null() ? Object::object() : single("terminated", c.lastTerminated));
     statuses.push_back(std::move(cs));
     if (!c.ready) unready.push_back(c.name);
     if (c.state != ContainerRt::State::Terminated) allTerminated = false;
@@ -636,22 +665,22 @@ Object Kubelet::buildStatus(const PodRt& p, Object current) const {
   }
   std::string phase = "Pending";
   if (p.sandbox) phase = (allTerminated && !anyRestartPending) ? (allSucceeded ? "Succeeded" : "Failed") : "Running";
-  st["phase"] = phase;
+  memberSlot(st, "phase") = phase;
   const std::string host = hostIpOf(p.node);
   if (!host.empty()) {
-    st["hostIP"] = host;
-    st["hostIPs"] = Object::array({{{"ip", host}}});
+    memberSlot(st, "hostIP") = host;
+    memberSlot(st, "hostIPs") = ipList(host);
   }
   if (!p.ip.empty()) {
-    st["podIP"] = p.ip;
-    st["podIPs"] = Object::array({{{"ip", p.ip}}});
+    memberSlot(st, "podIP") = p.ip;
+    memberSlot(st, "podIPs") = ipList(p.ip);
   } else {
     st.erase("podIP");
     st.erase("podIPs");
   }
-  if (!p.startTime.empty()) st["startTime"] = p.startTime;
-  st["qosClass"] = "BestEffort";
-  st["containerStatuses"] = std::move(statuses);
+  if (!p.startTime.empty()) memberSlot(st, "startTime") = p.startTime;
+  memberSlot(st, "qosClass") = "BestEffort";
+  memberSlot(st, "containerStatuses") = std::move(statuses);
   const bool ready = unready.empty() && !p.containers.empty();
   std::string list;
   for (const auto& n : unready) list += (list.empty() ? "" : " ") + n;

@@ -134,7 +134,7 @@ class Kubelet {
   void releaseIp(PodRt& p);
   void markDirty(PodRt& p);
   void flush(const std::string& uid);
-  Object buildStatus(const PodRt& p, Object current) const;  // current: the status to update
+  Object buildStatus(const PodRt& p, const Object& current) const;  // current: the status to update
   Object view(const PodRt& p) const;
   IpPool& poolFor(const std::string& node);
   std::string hostIpOf(const std::string& node) const;

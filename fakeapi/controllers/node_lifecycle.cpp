@@ -53,7 +53,8 @@ Status NodeLifecycle::setReady(const std::string& name, bool ready) {
 }
 
 Status NodeLifecycle::failNode(const std::string& name) {
-  auto node = env_.client.get(res::nodes, "", name);
+  // Stored versions, shared: they are only read.
+  auto node = env_.client.getShared(res::nodes, "", name);
   if (!node) return node.error();
   if (failed_.count(name)) return {};
   failed_.insert(name);
@@ -66,10 +67,11 @@ Status NodeLifecycle::failNode(const std::string& name) {
     if (std::string_view(effect) == "NoExecute") taint["timeAdded"] = now;
     if (auto st = addTaint(env_.client, name, taint); !st) return st;
   }
-  events_.record(*node, EventType::Normal, "NodeNotReady", fmt::format("Node {} status is now: NodeNotReady", name));
-  auto pods = env_.client.list(res::pods, "");
+  events_.record(**node, EventType::Normal, "NodeNotReady", fmt::format("Node {} status is now: NodeNotReady", name));
+  auto pods = env_.client.listShared(res::pods, "");
   if (!pods) return pods.error();
-  for (const auto& p : pods->items) {
+  for (const auto& ptr : *pods) {
+    const Object& p = *ptr;
     if (podNodeName(p) != name) continue;
     auto after = tolerationFor(p, cfg_.evictionDelay);
     if (!after) continue;
@@ -84,9 +86,9 @@ void NodeLifecycle::evict(const std::string& node, const std::string& uid, const
                           const std::string& pod) {
   evictionTimers_[node].erase(uid);
   if (!failed_.count(node)) return;
-  auto cur = env_.client.get(res::pods, ns, pod);
-  if (!cur || meta::uid(*cur) != uid) return;
-  events_.record(*cur, EventType::Normal, "TaintManagerEviction", fmt::format("Marking for deletion Pod {}/{}", ns, pod));
+  auto cur = env_.client.getShared(res::pods, ns, pod);
+  if (!cur || meta::uid(**cur) != uid) return;
+  events_.record(**cur, EventType::Normal, "TaintManagerEviction", fmt::format("Marking for deletion Pod {}/{}", ns, pod));
   DeleteOptions opts;
   opts.preconditionUid = uid;
   if (cfg_.forceDeleteEvicted) opts.gracePeriodSeconds = 0;
@@ -107,8 +109,8 @@ Status NodeLifecycle::recoverNode(const std::string& name) {
   if (auto st = removeTaint(env_.client, name, kTaintUnreachable); !st) return st;
   if (auto st = setReady(name, true); !st) return st;
   kubelet_.nodeUp(name);
-  if (auto node = env_.client.get(res::nodes, "", name)) {
-    events_.record(*node, EventType::Normal, "NodeReady", fmt::format("Node {} status is now: NodeReady", name));
+  if (auto node = env_.client.getShared(res::nodes, "", name)) {
+    events_.record(**node, EventType::Normal, "NodeReady", fmt::format("Node {} status is now: NodeReady", name));
   }
   return {};
 }

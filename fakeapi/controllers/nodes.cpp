@@ -10,12 +10,13 @@ namespace {
 // get + edit spec + update, retried on Conflict.
 Status editNode(KubeClient& client, const std::string& node, const std::function<bool(Object& spec)>& edit) {
   for (int attempt = 0; attempt < 5; ++attempt) {
-    auto cur = client.get(res::nodes, "", node);
+    // One copy, the one edited: read shared, written by move, the result not copied back.
+    auto cur = client.getShared(res::nodes, "", node);
     if (!cur) return cur.error();
-    Object obj = std::move(cur.value());
+    Object obj = **cur;
     if (!obj.contains("spec") || !obj["spec"].is_object()) obj["spec"] = Object::object();
     if (!edit(obj["spec"])) return {};
-    auto res = client.update(res::nodes, obj);
+    auto res = client.updateShared(res::nodes, std::move(obj));
     if (res) return {};
     if (!res.is(Reason::Conflict)) return res.error();
   }
@@ -71,13 +72,14 @@ Result<std::vector<std::string>> createNodes(KubeClient& client, int count, int 
   for (int i = 0; i < count; ++i) {
     const std::string name = prefix + std::to_string(i);
     Object node = makeNode(name, zoneName(i % zones), i);
-    auto made = client.create(res::nodes, node);
+    auto made = client.createShared(res::nodes, node);
     if (!made) return made.error();
     // Creating may drop status (status subresource): write it explicitly.
-    Object withStatus = std::move(made.value());
-    if (withStatus.value("status", Object()) != node["status"]) {
+    const Object* stored = memberOf(**made, "status");
+    if (!stored || *stored != node["status"]) {
+      Object withStatus = **made;
       withStatus["status"] = node["status"];
-      auto st = client.updateStatus(res::nodes, withStatus);
+      auto st = client.updateStatusShared(res::nodes, std::move(withStatus));
       if (!st) return st.error();
     }
     names.push_back(name);

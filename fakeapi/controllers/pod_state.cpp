@@ -1,18 +1,22 @@
 #include "fakeapi/controllers/pod_state.h"
 
+#include "core/api/object_members.h"
+
 namespace kun::sim {
 namespace {
 
 // Read in place: these run for every pod on every sync and pass, and copying each string
 // read was most of their cost.
-std::string_view strView(const Object& o, const char* key) {
-  auto j = o.find(key);
-  return j != o.end() && j->is_string() ? std::string_view(j->get_ref<const std::string&>()) : std::string_view();
+// Looked up with memberOf (lengths compared first), not nlohmann's find, which runs a
+// strlen and a compare per tree level.
+std::string_view strView(const Object& o, std::string_view key) {
+  const Object* j = memberOf(o, key);
+  return j && j->is_string() ? std::string_view(j->get_ref<const std::string&>()) : std::string_view();
 }
 
-std::string_view strView(const Object& o, const char* a, const char* b) {
-  auto i = o.find(a);
-  if (i == o.end() || !i->is_object()) return {};
+std::string_view strView(const Object& o, std::string_view a, std::string_view b) {
+  const Object* i = memberOf(o, a);
+  if (!i || !i->is_object()) return {};
   return strView(*i, b);
 }
 
@@ -25,10 +29,10 @@ std::string podNodeName(const Object& pod) { return std::string(strView(pod, "sp
 std::string podIP(const Object& pod) { return std::string(strView(pod, "status", "podIP")); }
 
 const Object* podCondition(const Object& pod, std::string_view type) {
-  auto s = pod.find("status");
-  if (s == pod.end() || !s->is_object()) return nullptr;
-  auto c = s->find("conditions");
-  if (c == s->end() || !c->is_array()) return nullptr;
+  const Object* s = memberOf(pod, "status");
+  if (!s || !s->is_object()) return nullptr;
+  const Object* c = memberOf(*s, "conditions");
+  if (!c || !c->is_array()) return nullptr;
   for (const auto& cond : *c) {
     if (cond.is_object() && strView(cond, "type") == type) return &cond;
   }
@@ -63,7 +67,9 @@ int podRestartCount(const Object& pod, std::string_view container) {
 void setCondition(Object& status, std::string_view type, std::string_view value,
                   std::string_view reason, std::string_view message, const std::string& now) {
   if (!status.is_object()) status = Object::object();
-  Object& conds = status["conditions"];
+  // Members found with memberOf's walk (memberSlot), not by building a std::string key
+  // for nlohmann's operator[] and find: the kubelet sets three conditions per status.
+  Object& conds = memberSlot(status, "conditions");
   if (!conds.is_array()) conds = Object::array();
   Object* found = nullptr;
   for (auto& c : conds) {
@@ -75,13 +81,13 @@ void setCondition(Object& status, std::string_view type, std::string_view value,
   }
   Object& c = *found;
   // Fields that already hold the value are left as they are (most writes repeat them).
-  auto set = [&c](const char* key, std::string_view v) {
-    auto it = c.find(key);
-    if (it == c.end() || !it->is_string() || it->get_ref<const std::string&>() != v) c[key] = v;
+  auto set = [&c](std::string_view key, std::string_view v) {
+    Object& slot = memberSlot(c, key);
+    if (!slot.is_string() || slot.get_ref<const std::string&>() != v) slot = v;
   };
-  if (strView(c, "status") != value || !c.contains("lastTransitionTime")) c["lastTransitionTime"] = now;
+  if (strView(c, "status") != value || !memberOf(c, "lastTransitionTime")) memberSlot(c, "lastTransitionTime") = now;
   set("status", value);
-  if (auto p = c.find("lastProbeTime"); p == c.end() || !p->is_null()) c["lastProbeTime"] = nullptr;
+  if (Object& probe = memberSlot(c, "lastProbeTime"); !probe.is_null()) probe = nullptr;
   if (reason.empty()) c.erase("reason"); else set("reason", reason);
   if (message.empty()) c.erase("message"); else set("message", message);
 }

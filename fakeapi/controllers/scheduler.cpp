@@ -22,8 +22,8 @@ struct NodeView {
 };
 
 std::string schedulerNameOf(const Object& pod) {
-  auto s = pod.find("spec");
-  if (s == pod.end() || !s->is_object()) return {};
+  const Object* s = memberOf(pod, "spec");
+  if (!s || !s->is_object()) return {};
   return s->value("schedulerName", "");
 }
 
@@ -47,12 +47,13 @@ std::optional<std::string> volumeProblem(KubeClient& client, const Object& pod) 
     auto pvc = v.find("persistentVolumeClaim");
     if (pvc == v.end() || !pvc->is_object()) continue;
     const std::string claim = pvc->value("claimName", "");
-    auto got = client.get(res::persistentvolumeclaims, meta::namespaceOf(pod), claim);
+    // The stored claim itself, read in place.
+    auto got = client.getShared(res::persistentvolumeclaims, meta::namespaceOf(pod), claim);
     if (got.is(Reason::NotFound)) return fmt::format("persistentvolumeclaim \"{}\" not found", claim);
     if (!got) return fmt::format("error getting PVC \"{}\": {}", claim, got.error().message);
-    if (meta::isDeleting(*got)) return fmt::format("persistentvolumeclaim \"{}\" is being deleted", claim);
-    const Object& st = got->contains("status") ? (*got)["status"] : Object();
-    if (!st.is_object() || st.value("phase", "") != "Bound") unbound = true;
+    if (meta::isDeleting(**got)) return fmt::format("persistentvolumeclaim \"{}\" is being deleted", claim);
+    const Object* st = memberOf(**got, "status");
+    if (!st || !st->is_object() || st->value("phase", "") != "Bound") unbound = true;
   }
   if (unbound) return std::string("pod has unbound immediate PersistentVolumeClaims");
   return std::nullopt;
@@ -175,8 +176,8 @@ void Scheduler::pass() {
   // Queue order: priority, then age, then name (the key is unique, so the order is total).
   using QueueKey = std::tuple<std::int64_t, std::string, std::string>;
   auto sortKey = [](const Object& p) {
-    const auto& spec = p.contains("spec") ? p["spec"] : Object();
-    const std::int64_t prio = spec.is_object() ? spec.value("priority", std::int64_t{0}) : 0;
+    const Object* spec = memberOf(p, "spec");  // read in place, not copied
+    const std::int64_t prio = spec && spec->is_object() ? spec->value("priority", std::int64_t{0}) : 0;
     return QueueKey(-prio, meta::creationTimestamp(p), meta::key(p));
   };
   std::vector<std::pair<QueueKey, ObjectPtr>> pending;
@@ -222,7 +223,10 @@ void Scheduler::pass() {
           for (const auto& e : n.pods)
             if (t.matches(*e)) anyAffinityMatch = true;
       }
-      const Object& tolerations = pod.contains("spec") ? pod["spec"].value("tolerations", Object()) : Object();
+      static const Object kNone;
+      const Object* spec = memberOf(pod, "spec");
+      const Object* tols = spec ? memberOf(*spec, "tolerations") : nullptr;
+      const Object& tolerations = tols ? *tols : kNone;  // read in place, not copied
       std::map<std::string, int> reasons;
       std::vector<std::size_t> feasible;
       for (std::size_t i = 0; i < nodes.size(); ++i) {

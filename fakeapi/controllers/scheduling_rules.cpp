@@ -10,18 +10,15 @@ namespace {
 const Object& field(const Object& o, std::initializer_list<const char*> path) {
   static const Object kNull;
   const Object* cur = &o;
-  for (const char* p : path) {
-    if (!cur->is_object()) return kNull;
-    auto it = cur->find(p);
-    if (it == cur->end()) return kNull;
-    cur = &*it;
-  }
+  // memberOf, not nlohmann's find: every pass reads every pod's and node's fields by path.
+  for (const char* p : path)
+    if (cur = memberOf(*cur, p); !cur) return kNull;
   return *cur;
 }
 
 std::string s(const Object& o, const char* key) {
-  auto it = o.find(key);
-  return it != o.end() && it->is_string() ? it->get<std::string>() : std::string();
+  const Object* it = memberOf(o, key);
+  return it && it->is_string() ? it->get<std::string>() : std::string();
 }
 
 std::optional<long long> toInt(const std::string& v) {
@@ -220,8 +217,8 @@ PodAffinity podAffinityOf(const Object& pod) {
 std::optional<std::string> topologyValue(const Object& node, const std::string& key) {
   const Object& labels = field(node, {"metadata", "labels"});
   if (!labels.is_object()) return std::nullopt;
-  auto it = labels.find(key);
-  if (it == labels.end() || !it->is_string()) return std::nullopt;
+  const Object* it = memberOf(labels, key);
+  if (!it || !it->is_string()) return std::nullopt;
   return it->get<std::string>();
 }
 

@@ -190,13 +190,23 @@ bool StatefulSetController::sync(const Key& key) {
   std::vector<std::pair<int, ObjectPtr>> condemned;
   for (const ObjectPtr& p : pods_.list(v.ns, v.selector)) {
     if (!ownedBy(*p, v.uid)) continue;
-    auto ord = statefulSetOrdinal(v.name, meta::name(*p));
+    auto ord = statefulSetOrdinal(v.name, meta::fieldView(*p, "name"));
     if (!ord) continue;
     if (*ord < v.replicas) slots[static_cast<std::size_t>(*ord)] = p;
     else condemned.emplace_back(*ord, p);
   }
   // Pods this sync deleted: counted as terminating in the status it writes.
-  std::set<std::string> deletedNow;
+  std::set<std::string, std::less<>> deletedNow;
+  // A pod's readiness is asked up to four times a sync: read once per pod object (they are
+  // all held for the whole sync, so an address names one object).
+  std::vector<std::pair<const Object*, bool>> healthSeen;
+  auto healthyPod = [&healthSeen](const Object& p) {
+    for (const auto& [o, h] : healthSeen)
+      if (o == &p) return h;
+    const bool h = healthy(p);
+    healthSeen.emplace_back(&p, h);
+    return h;
+  };
   std::sort(condemned.begin(), condemned.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
 
   bool ok = true;
@@ -286,7 +296,7 @@ bool StatefulSetController::sync(const Key& key) {
       if (monotonic) blocked = true;
       continue;
     }
-    if (deletedNow.count(meta::name(*slot)) || meta::isDeleting(*slot) || !healthy(*slot)) {
+    if (deletedNow.count(meta::fieldView(*slot, "name")) || meta::isDeleting(*slot) || !healthyPod(*slot)) {
       if (monotonic) blocked = true;
     }
   }
@@ -294,7 +304,7 @@ bool StatefulSetController::sync(const Key& key) {
   if (!blocked) {
     const Object* firstUnhealthy = nullptr;
     for (const auto& [ord, pod] : condemned) {
-      if (!healthy(*pod)) {
+      if (!healthyPod(*pod)) {
         firstUnhealthy = pod.get();
         break;
       }
@@ -325,7 +335,7 @@ bool StatefulSetController::sync(const Key& key) {
         deletePod(*slot, "rolling update");
         break;
       }
-      if (!healthy(*slot)) break;
+      if (!healthyPod(*slot)) break;
     }
   }
 
@@ -333,9 +343,9 @@ bool StatefulSetController::sync(const Key& key) {
   std::int64_t count = 0, ready = 0, current = 0, updated = 0;
   std::set<std::string> liveRevisions{currentRev, updateRev};
   auto tally = [&](const Object& p) {
-    const bool deleting = meta::isDeleting(p) || deletedNow.count(meta::name(p));
+    const bool deleting = meta::isDeleting(p) || deletedNow.count(meta::fieldView(p, "name"));
     ++count;
-    if (healthy(p) && !deleting) ++ready;
+    if (healthyPod(p) && !deleting) ++ready;
     const std::string rev = meta::label(p, kRevisionLabel);
     liveRevisions.insert(rev);
     if (deleting) return;
@@ -351,21 +361,29 @@ bool StatefulSetController::sync(const Key& key) {
     statusCurrentRev = updateRev;
     current = updated;
   }
-  auto fill = [&](Object& status) {
-    status["observedGeneration"] = meta::generation(*v.set);
-    status["replicas"] = count;
-    status["readyReplicas"] = ready;
-    status["availableReplicas"] = ready;
-    status["currentReplicas"] = current;
-    status["updatedReplicas"] = updated;
-    status["currentRevision"] = statusCurrentRev;
-    status["updateRevision"] = updateRev;
-    status["collisionCount"] = 0;
+  const std::pair<const char*, Object> fields[] = {
+      {"observedGeneration", meta::generation(*v.set)},
+      {"replicas", count},
+      {"readyReplicas", ready},
+      {"availableReplicas", ready},
+      {"currentReplicas", current},
+      {"updatedReplicas", updated},
+      {"currentRevision", statusCurrentRev},
+      {"updateRevision", updateRev},
+      {"collisionCount", 0},
   };
-  Object desired = oldStatus.is_object() ? oldStatus : Object::object();
-  fill(desired);
+  auto fill = [&](Object& status) {
+    for (const auto& [k, val] : fields) status[k] = val;
+  };
+  // Whether filling the cached status would change it, read field by field (not on a copy).
+  bool changes = !oldStatus.is_object();
+  for (const auto& [k, val] : fields) {
+    if (changes) break;
+    const Object* was = memberOf(oldStatus, k);
+    changes = !was || *was != val;
+  }
   Result<bool> st = false;
-  if (desired != oldStatus) st = mutateStatus(env_.client, res::statefulsets, v.ns, v.name, v.uid, fill);
+  if (changes) st = mutateStatus(env_.client, res::statefulsets, v.ns, v.name, v.uid, fill);
   if (!st && !st.is(Reason::NotFound)) return false;
   if (st && *st) {
     env_.note("statefulset", fmt::format("status {}/{} replicas={} ready={} current={} updated={} rev={}/{}", v.ns,

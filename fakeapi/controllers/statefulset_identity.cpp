@@ -59,7 +59,12 @@ Object newControllerRevision(const Object& set, const Object& podTemplate, const
                 {"revision", number}};
   Object tpl = podTemplate;
   tpl["$patch"] = "replace";
-  rev["data"] = {{"spec", {{"template", tpl}}}};
+  // Moved into place: an initializer list ({{"template", tpl}}) would copy it again.
+  Object spec = Object::object();
+  spec["template"] = std::move(tpl);
+  Object data = Object::object();
+  data["spec"] = std::move(spec);
+  rev["data"] = std::move(data);
   for (const auto& [k, v] : meta::labels(podTemplate)) meta::setLabel(rev, k, v);
   meta::setLabel(rev, kRevisionHashLabel, hash);
   meta::addOwnerReference(rev, meta::ownerRefTo(set, true));

@@ -4,14 +4,14 @@
 
 namespace kun::sim {
 
-Result<bool> mutateStatus(KubeClient& client, const Resource& r, std::string_view ns,
-                          std::string_view name, std::string_view uid,
-                          const std::function<void(Object& status)>& mutate) {
+Result<bool> replaceStatus(KubeClient& client, const Resource& r, std::string_view ns, std::string_view name,
+                           std::string_view uid, const std::function<Object(const Object& current)>& compute) {
+  static const Object kEmpty = Object::object();
   constexpr int kAttempts = 5;
   Error last = makeError(Reason::Conflict, "status update kept conflicting");
   for (int i = 0; i < kAttempts; ++i) {
-    // The stored version itself: only its status is copied to be edited, and the rest
-    // once, into the object that is moved into the update.
+    // The stored version itself: its status is read in place, and the rest copied once,
+    // into the object that is moved into the update.
     auto cur = client.getShared(r, ns, name);
     if (!cur) return cur.error();
     const Object& stored = **cur;
@@ -19,10 +19,9 @@ Result<bool> mutateStatus(KubeClient& client, const Resource& r, std::string_vie
       return makeError(Reason::NotFound, "object was replaced by a newer one of the same name");
     }
     const auto before = stored.find("status");
-    const bool had = before != stored.end();
-    Object status = had ? *before : Object::object();
-    mutate(status);
-    if (had ? status == *before : status == Object::object()) return false;
+    const Object& current = before != stored.end() ? *before : kEmpty;
+    Object status = compute(current);
+    if (status == current) return false;
     // Only status and the object's identity and version: see statusUpdateBody.
     Object obj = statusUpdateBody(stored, std::move(status));
     auto res = client.updateStatusShared(r, std::move(obj));
@@ -31,6 +30,16 @@ Result<bool> mutateStatus(KubeClient& client, const Resource& r, std::string_vie
     last = res.error();
   }
   return last;
+}
+
+Result<bool> mutateStatus(KubeClient& client, const Resource& r, std::string_view ns,
+                          std::string_view name, std::string_view uid,
+                          const std::function<void(Object& status)>& mutate) {
+  return replaceStatus(client, r, ns, name, uid, [&](const Object& current) {
+    Object status = current;
+    mutate(status);
+    return status;
+  });
 }
 
 }  // namespace kun::sim

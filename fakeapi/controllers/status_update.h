@@ -16,4 +16,10 @@ Result<bool> mutateStatus(KubeClient& client, const Resource& r, std::string_vie
                           std::string_view name, std::string_view uid,
                           const std::function<void(Object& status)>& mutate);
 
+// The same for a writer that computes the whole status from the stored one instead of
+// editing a copy of it (current: the stored status, {} when there is none), so the
+// stored status is not copied. Nothing is written when compute returns current.
+Result<bool> replaceStatus(KubeClient& client, const Resource& r, std::string_view ns, std::string_view name,
+                           std::string_view uid, const std::function<Object(const Object& current)>& compute);
+
 }  // namespace kun::sim

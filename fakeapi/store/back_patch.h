@@ -3,8 +3,8 @@
 // history's back patches (a superseded state is kept only as the patch from its successor
 // back to it). Found in one walk of both trees: object members are merged in key order
 // (both sides are sorted maps), equal members cost one comparison and only the path to a
-// difference is built. Objects are descended into; arrays and scalars that differ are
-// replaced whole. Plain structs rather than RFC 6902 JSON: building and freeing a JSON op
+// difference is built. Objects and arrays of the same length are descended into (an
+// element's token is its index); other arrays and scalars that differ are replaced whole. Plain structs rather than RFC 6902 JSON: building and freeing a JSON op
 // per difference cost more than finding it.
 #include <cstdint>
 #include <string>
@@ -18,7 +18,7 @@ namespace kun::store {
 struct PatchOp {
   enum class Kind : std::uint8_t { Add, Remove, Replace };
   Kind kind = Kind::Replace;
-  std::string path;  // JSON Pointer to an object member ("/metadata/labels/app")
+  std::string path;  // JSON Pointer to an object member ("/metadata/labels/app") or array element
   Object value;      // Add, Replace: the member's value
 };
 using BackPatch = std::vector<PatchOp>;

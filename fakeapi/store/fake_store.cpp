@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "core/api/object_members.h"
 #include "fakeapi/store/kind_rules.h"
 #include "fakeapi/store/object_validation.h"
 
@@ -210,13 +211,13 @@ void FakeStore::record(std::string_view verb, const StoredResource& res, const O
 ObjectPtr FakeStore::commitPut(StoredResource& res, const ObjKey& key, Object next, ObjectPtr previous,
                                std::string_view verb, std::optional<store::BackPatch> patch) {
   const std::uint64_t rv = ++rv_;
-  Object& m = next["metadata"];
+  Object& m = memberSlot(next, "metadata");
   if (patch && previous) {
     const Object* pm = memberOf(*previous, "metadata");
     const Object* old = pm ? memberOf(*pm, "resourceVersion") : nullptr;
     store::notePrevious(*patch, "/metadata/resourceVersion", old);
   }
-  m["resourceVersion"] = std::to_string(rv);
+  memberSlot(m, "resourceVersion") = std::to_string(rv);
 
   static const Object kNone;
   auto refsOf = [](const Object& o) -> const Object& {

@@ -52,12 +52,12 @@ Status FakeStore::remove(const Resource& r, std::string_view ns, std::string_vie
 }
 
 std::int64_t FakeStore::podGracePeriod(const Object& pod, std::optional<std::int64_t> asked) const {
-  const Object spec = pod.value("spec", Object::object());
+  const Object* spec = memberOf(pod, "spec");  // read in place, not copied
   const std::string phase = pod.contains("status") ? pod["status"].value("phase", std::string()) : std::string();
   // As the pod strategy: unbound or finished pods go at once; negative means 1.
-  if (!spec.is_object() || spec.value("nodeName", std::string()).empty()) return 0;
+  if (!spec || !spec->is_object() || spec->value("nodeName", std::string()).empty()) return 0;
   if (phase == "Succeeded" || phase == "Failed") return 0;
-  std::int64_t g = asked ? *asked : spec.value("terminationGracePeriodSeconds", kDefaultPodGraceSeconds);
+  std::int64_t g = asked ? *asked : spec->value("terminationGracePeriodSeconds", kDefaultPodGraceSeconds);
   return g < 0 ? 1 : g;
 }
 
@@ -86,6 +86,12 @@ Status FakeStore::deleteObject(StoredResource& res, const ObjKey& key, std::opti
   const bool pod = store::isKind(res, "", "pods");
   const std::int64_t g = pod ? podGracePeriod(cur, grace) : 0;
   const std::string_view want = finalizerFor(policy);
+  const bool deleting = meta::isDeleting(cur);
+  // Removed at once: nothing to mark, so the object is not copied.
+  if (!deleting && g == 0 && want.empty() && meta::finalizers(cur).empty()) {
+    commitRemove(res, key, std::nullopt, verb);
+    return {};
+  }
 
   Object next = cur;
   Object& m = next["metadata"];
@@ -99,7 +105,7 @@ Status FakeStore::deleteObject(StoredResource& res, const ObjKey& key, std::opti
       meta::addFinalizer(next, want);
   };
 
-  if (meta::isDeleting(cur)) {
+  if (deleting) {
     // Deleting again: may shorten a pod's grace period, and may ask for a propagation the
     // first deletion did not.
     bool regraced = false;
@@ -113,10 +119,6 @@ Status FakeStore::deleteObject(StoredResource& res, const ObjKey& key, std::opti
     return {};
   }
 
-  if (g == 0 && want.empty() && meta::finalizers(cur).empty()) {
-    commitRemove(res, key, std::nullopt, verb);
-    return {};
-  }
   markGrace();
   addPolicyFinalizer();
   auto after = applyNext(res, key, std::move(next), verb);

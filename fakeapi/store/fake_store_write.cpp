@@ -2,6 +2,8 @@
 // for server-owned metadata, optimistic concurrency, the status subresource and generation.
 #include <fmt/format.h>
 
+#include "core/api/object_members.h"
+#include "core/api/object_ptr.h"
 #include "core/runtime/time.h"
 #include "fakeapi/store/back_patch.h"
 #include "fakeapi/store/fake_store.h"
@@ -56,18 +58,18 @@ Difference classify(const store::BackPatch& patch, bool statusSubresource) {
 
 Status checkTypeMeta(const Object& in, const Resource& r, const store::StoredResource& res) {
   if (!in.is_object()) return makeError(Reason::BadRequest, "the object must be a JSON object");
-  if (auto av = in.find("apiVersion"); av != in.end() && !av->is_null()) {
+  if (const Object* av = memberOf(in, "apiVersion"); av && !av->is_null()) {
     if (!av->is_string() || av->get_ref<const std::string&>() != r.apiVersion())
       return makeError(Reason::BadRequest, fmt::format("the API version in the data ({}) does not match the expected "
                                                        "API version ({})",
                                                        av->dump(), r.apiVersion()));
   }
-  if (auto k = in.find("kind"); k != in.end() && !k->is_null()) {
+  if (const Object* k = memberOf(in, "kind"); k && !k->is_null()) {
     if (!k->is_string() || k->get_ref<const std::string&>() != res.kind)
       return makeError(Reason::BadRequest,
                        fmt::format("the kind in the data ({}) does not match the expected kind ({})", k->dump(), res.kind));
   }
-  if (auto m = in.find("metadata"); m != in.end() && !m->is_null() && !m->is_object())
+  if (const Object* m = memberOf(in, "metadata"); m && !m->is_null() && !m->is_object())
     return makeError(Reason::BadRequest, "metadata must be an object");
   return {};
 }
@@ -126,9 +128,9 @@ Result<ObjectPtr> FakeStore::createObject(Target t, Object obj) {
     return makeError(Reason::Forbidden, fmt::format("create not allowed while custom resource definition {} is "
                                                     "terminating",
                                                     res.groupResource));
-  obj["apiVersion"] = r.apiVersion();
-  obj["kind"] = res.kind;
-  Object& m = obj["metadata"];
+  memberSlot(obj, "apiVersion") = r.apiVersion();
+  memberSlot(obj, "kind") = res.kind;
+  Object& m = memberSlot(obj, "metadata");
   if (!m.is_object()) m = Object::object();
   if (auto rv = m.find("resourceVersion"); rv != m.end() && rv->is_string() && !rv->get_ref<const std::string&>().empty())
     return makeError(Reason::BadRequest, "resourceVersion should not be set on objects to be created");
@@ -167,12 +169,12 @@ Result<ObjectPtr> FakeStore::createObject(Target t, Object obj) {
     if (auto st = checkNamespaceUsable(ns); !st) return st.error();
   if (res.objects.find(ns, name)) return makeError(Reason::AlreadyExists, store::describe(res, name) + " already exists");
 
-  Object& md = obj["metadata"];
+  Object& md = memberSlot(obj, "metadata");
   std::string uid;
   do uid = names_.uid(); while (uids_.contains(uid));
-  md["uid"] = uid;
-  md["creationTimestamp"] = nowText_.at(loop_.wallMicros());
-  md["generation"] = 1;
+  memberSlot(md, "uid") = uid;
+  memberSlot(md, "creationTimestamp") = nowText_.at(loop_.wallMicros());
+  memberSlot(md, "generation") = 1;
   md.erase("deletionTimestamp");
   md.erase("deletionGracePeriodSeconds");
   store::CreateContext ctx{loop_.wallMicros(), [this] { return allocateClusterIP(); }};
@@ -287,31 +289,27 @@ Result<ObjectPtr> FakeStore::updateObject(Target t, Object in, bool statusOnly, 
   Object next;
   if (statusOnly) {
     // Everything but status as stored (status is not copied only to be replaced).
-    // Built member by member at the end of the (sorted) map: no lookup per member, and
-    // each copied straight into place.
-    next = Object::object();
-    auto& members = next.get_ref<Object::object_t&>();
-    for (const auto& [k, v] : cur.get_ref<const Object::object_t&>())
-      if (k != "status") members.emplace_hint(members.end(), k, v);
-    if (auto s = in.find("status"); s != in.end()) next["status"] = std::move(*s);
+    next = copyWithout(cur, "status");
+    if (auto s = in.find("status"); s != in.end()) memberSlot(next, "status") = std::move(*s);
+    dismantle(in);  // what is left of it, freed leaves first (see shareObject)
     auto patch = store::backPatchOf(next, cur, "status");
     return applyNext(res, ObjKey{ns, name}, std::move(next), storeVerbName(verb), std::move(patch));
   } else {
     next = std::move(in);
     if (!sameApiVersion(next, r)) next["apiVersion"] = r.apiVersion();
-    if (auto k = next.find("kind"); k == next.end() || !k->is_string() || k->get_ref<const std::string&>() != res.kind)
+    if (const Object* k = memberOf(next, "kind"); !k || !k->is_string() || k->get_ref<const std::string&>() != res.kind)
       next["kind"] = res.kind;
-    Object& m = next["metadata"];
+    Object& m = memberSlot(next, "metadata");
     if (!m.is_object()) m = Object::object();
     // A client usually sends back what it read: comparing first spares the copies.
+    // (Members found by memberOf's walk, not nlohmann's find with a literal key.)
     auto keep = [](Object& into, const Object& from, const char* f) {
-      auto it = from.find(f);
-      if (it == from.end()) {
+      const Object* src = memberOf(from, f);
+      if (!src) {
         into.erase(f);
         return;
       }
-      if (auto mine = into.find(f); mine != into.end() && *mine == *it) return;
-      into[f] = *it;
+      if (Object& mine = memberSlot(into, f); mine != *src) mine = *src;
     };
     const Object& cm = cur["metadata"];
     for (const char* f : kServerOwned) keep(m, cm, f);
@@ -351,7 +349,7 @@ Result<ObjectPtr> FakeStore::updateObject(Target t, Object in, bool statusOnly, 
     if (d.content) {
       auto g = cm.find("generation");
       store::notePrevious(patch, "/metadata/generation", g == cm.end() ? nullptr : &*g);
-      m["generation"] = meta::generation(cur) + 1;
+      memberSlot(m, "generation") = meta::generation(cur) + 1;
     }
     return applyNext(res, ObjKey{ns, name}, std::move(next), storeVerbName(verb), std::move(patch));
   }

@@ -16,11 +16,7 @@ Error forbidden(const StoredResource& r, const Object& obj, std::string field, s
                    std::move(field));
 }
 
-const Object* child(const Object& o, const char* key) {
-  if (!o.is_object()) return nullptr;
-  auto it = o.find(key);
-  return it == o.end() ? nullptr : &*it;
-}
+const Object* child(const Object& o, const char* key) { return memberOf(o, key); }
 
 std::string stringAt(const Object& o, const char* a, const char* b) {
   const Object* x = child(o, a);

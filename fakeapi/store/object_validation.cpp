@@ -47,22 +47,22 @@ std::string checkName(NameRule rule, std::string_view name) {
 }
 
 Status validateMetadata(const StoredResource& r, const Object& obj, bool generated, const Object* current) {
-  auto mit = obj.find("metadata");
-  if (mit == obj.end() || !mit->is_object())
+  const Object* mit = memberOf(obj, "metadata");
+  if (!mit || !mit->is_object())
     return makeError(Reason::Invalid, fmt::format("{}: metadata: Required value", r.kind), "metadata");
   const Object& m = *mit;
   const std::string name = meta::name(obj);
   const Object* stored = nullptr;
   if (current)
-    if (auto sm = current->find("metadata"); sm != current->end() && sm->is_object()) stored = &*sm;
-  // m.find(field), except that a field the same as in the stored version (absent on both
-  // sides included) reads as absent: there is nothing new to check.
-  auto fieldOf = [&](const char* field) {
-    auto it = m.find(field);
+    if (const Object* sm = memberOf(*current, "metadata"); sm && sm->is_object()) stored = sm;
+  // m's field (null: absent), except that a field the same as in the stored version (absent
+  // on both sides included) reads as absent: there is nothing new to check.
+  auto fieldOf = [&](const char* field) -> const Object* {
+    const Object* it = memberOf(m, field);
     if (!stored) return it;
-    auto was = stored->find(field);
-    const bool same = it == m.end() ? was == stored->end() : was != stored->end() && *was == *it;
-    return same ? m.end() : it;
+    const Object* was = memberOf(*stored, field);
+    const bool same = !it ? !was : was && *was == *it;
+    return same ? nullptr : it;
   };
 
   if (name.empty()) return invalid(r, name, "metadata.name", "Required value: name or generateName is required");
@@ -79,7 +79,7 @@ Status validateMetadata(const StoredResource& r, const Object& obj, bool generat
     }
   }
 
-  if (auto l = fieldOf("labels"); l != m.end() && !l->is_null()) {
+  if (const Object* l = fieldOf("labels"); l && !l->is_null()) {
     if (!l->is_object()) return invalid(r, name, "metadata.labels", "must be a map of strings");
     for (auto it = l->begin(); it != l->end(); ++it) {
       if (auto e = validation::labelKey(it.key()); !e.empty())
@@ -91,7 +91,7 @@ Status validateMetadata(const StoredResource& r, const Object& obj, bool generat
     }
   }
 
-  if (auto a = fieldOf("annotations"); a != m.end() && !a->is_null()) {
+  if (const Object* a = fieldOf("annotations"); a && !a->is_null()) {
     if (!a->is_object()) return invalid(r, name, "metadata.annotations", "must be a map of strings");
     std::size_t total = 0;
     for (auto it = a->begin(); it != a->end(); ++it) {
@@ -105,7 +105,7 @@ Status validateMetadata(const StoredResource& r, const Object& obj, bool generat
       return invalid(r, name, "metadata.annotations", "Too long: must have at most 262144 bytes");
   }
 
-  if (auto f = fieldOf("finalizers"); f != m.end() && !f->is_null()) {
+  if (const Object* f = fieldOf("finalizers"); f && !f->is_null()) {
     if (!f->is_array()) return invalid(r, name, "metadata.finalizers", "must be a list of strings");
     bool orphan = false, foreground = false;
     for (const auto& v : *f) {
@@ -122,7 +122,7 @@ Status validateMetadata(const StoredResource& r, const Object& obj, bool generat
                      "Invalid value: \"foregroundDeletion\": finalizer 'foregroundDeletion' and 'orphan' cannot be both set");
   }
 
-  if (auto o = fieldOf("ownerReferences"); o != m.end() && !o->is_null()) {
+  if (const Object* o = fieldOf("ownerReferences"); o && !o->is_null()) {
     if (!o->is_array()) return invalid(r, name, "metadata.ownerReferences", "must be a list");
     int controllers = 0;
     for (const auto& ref : *o) {

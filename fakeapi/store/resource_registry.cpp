@@ -5,8 +5,8 @@
 namespace kun::store {
 
 bool sameApiVersion(const Object& o, const Resource& r) {
-  auto it = o.find("apiVersion");
-  if (it == o.end() || !it->is_string()) return false;
+  const Object* it = memberOf(o, "apiVersion");  // every read of a stored object asks
+  if (!it || !it->is_string()) return false;
   const auto& av = it->get_ref<const std::string&>();
   if (r.group.empty()) return av == r.version;
   return av.size() == r.group.size() + 1 + r.version.size() && av.compare(0, r.group.size(), r.group) == 0 &&

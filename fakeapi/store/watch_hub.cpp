@@ -120,7 +120,10 @@ WatchEvent WatchHub::render(Retained& entry, WatchEventType type, const Watcher&
   // the view's last state, at the change's version (as the Kubernetes watch cache does).
   const bool fromPrevious = type == WatchEventType::Deleted && c.type == WatchEventType::Modified;
   const ObjectPtr& content = fromPrevious ? c.previous : c.object;
-  const bool sameVersion = content->value("apiVersion", std::string()) == w.spec.apiVersion;
+  // Read in place: every delivery asks.
+  const Object* av = memberOf(*content, "apiVersion");
+  const bool sameVersion = av && av->is_string() ? av->get_ref<const std::string&>() == w.spec.apiVersion
+                                                 : w.spec.apiVersion.empty();
   // The stored version itself when the watch sees it as stored: every watch shares it.
   if (sameVersion && !fromPrevious) return WatchEvent{type, content};
   auto build = [&] {

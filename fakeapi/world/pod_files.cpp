@@ -45,12 +45,10 @@ std::optional<std::string> keyFor(const Object& src, const std::string& file) {
 const Object& objectAt(const Object& o, std::initializer_list<std::string_view> keys) {
   static const Object kNull;
   const Object* cur = &o;
-  for (std::string_view k : keys) {
-    if (!cur->is_object()) return kNull;
-    auto it = cur->find(k);
-    if (it == cur->end()) return kNull;
-    cur = &*it;
-  }
+  // memberOf (lengths compared first) rather than a tree search: readiness reads every
+  // pod's containers by path every period.
+  for (std::string_view k : keys)
+    if (cur = memberOf(*cur, k); !cur) return kNull;
   return *cur;
 }
 

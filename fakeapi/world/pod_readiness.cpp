@@ -42,10 +42,11 @@ std::string lineStarting(const std::string& info, std::string_view prefix) {
 }
 
 // A string member in place ("" when absent or not a string; what value(key, "") reads).
+// Found by memberOf's walk: nlohmann's find with a literal key runs a strlen and a compare
+// per tree level, and readiness asks for every pod every period.
 std::string_view stringAt(const Object& o, const char* key) {
-  if (!o.is_object()) return {};
-  auto it = o.find(key);
-  return it != o.end() && it->is_string() ? std::string_view(it->get_ref<const std::string&>()) : std::string_view();
+  const Object* it = memberOf(o, key);
+  return it && it->is_string() ? std::string_view(it->get_ref<const std::string&>()) : std::string_view();
 }
 
 }  // namespace

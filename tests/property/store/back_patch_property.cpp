@@ -1,6 +1,6 @@
 // The watch history's back patches: for any two JSON objects, applying the patch from one
 // to the other gives exactly the other (keys with "/" and "~", nulls, arrays that grow or
-// shrink, type changes included).
+// shrink or change an element, type changes included).
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
@@ -49,7 +49,8 @@ RC_GTEST_PROP(StoreBackPatchProperty, ApplyingThePatchGivesTheTarget, ()) {
     const int edits = *rc::gen::inRange(1, 4);
     for (int i = 0; i < edits; ++i) {
       Object* at = &to;
-      while (at->is_object() && !at->empty() && *rc::gen::arbitrary<bool>()) {
+      // Into objects and arrays alike (an array that keeps its length is patched per element).
+      while ((at->is_object() || at->is_array()) && !at->empty() && *rc::gen::arbitrary<bool>()) {
         auto it = at->begin();
         std::advance(it, *rc::gen::inRange<std::size_t>(0, at->size()));
         at = &*it;

@@ -106,6 +106,19 @@ TEST(ObjectMeta, MemberOfFindsWhatFindFinds) {
       EXPECT_EQ(memberOf(o, key), it == o.end() ? nullptr : &*it) << size << " " << key;
     }
   }
+  // The walk stops early on sorted first bytes: keys either side of each other, bytes past
+  // 0x7f (unsigned order), and the empty key, present or not.
+  for (bool withEmpty : {false, true}) {
+    Object o = Object::object();
+    for (const char* k : {"apiVersion", "kind", "metadata", "spec", "status", "Zeta", "\xc3\xa9t\xc3\xa9", "\xff", "~"})
+      o[k] = k;
+    if (withEmpty) o[""] = "empty";
+    for (const std::string key : {"apiVersion", "kind", "metadata", "spec", "status", "Zeta", "\xc3\xa9t\xc3\xa9", "\xff",
+                                  "~", "", "a", "deletionTimestamp", "zz", "\xc3", "\x01", "statuses", "spe"}) {
+      auto it = o.find(key);
+      EXPECT_EQ(memberOf(o, key), it == o.end() ? nullptr : &*it) << withEmpty << " " << key;
+    }
+  }
   EXPECT_EQ(memberOf(Object("text"), "a"), nullptr);
   EXPECT_EQ(memberOf(Object::array({1}), "a"), nullptr);
   EXPECT_EQ(meta::fieldView(Object{{"metadata", {{"name", "n"}}}}, "name"), "n");

@@ -55,5 +55,45 @@ TEST(MutateStatus, AnotherUidIsNotFound) {
   EXPECT_EQ(wrote.error().reason, Reason::NotFound);
 }
 
+TEST(ReplaceStatus, ComputesFromTheStoredStatusAndWritesOnlyAChange) {
+  SimLoop loop;
+  FakeStore store{loop};
+  const Object pod = storedPod(store);
+  Object seen;
+  auto same = replaceStatus(store, res::pods, "default", "p", meta::uid(pod), [&](const Object& current) {
+    seen = current;
+    return current;
+  });
+  ASSERT_TRUE(same.ok());
+  EXPECT_FALSE(*same);
+  EXPECT_EQ(seen, pod["status"]);
+  EXPECT_EQ(meta::resourceVersion(store.get(res::pods, "default", "p").value()), meta::resourceVersion(pod));
+
+  auto wrote = replaceStatus(store, res::pods, "default", "p", "", [](const Object& current) {
+    Object next = current;
+    next["phase"] = "Running";
+    return next;
+  });
+  ASSERT_TRUE(wrote.ok());
+  EXPECT_TRUE(*wrote);
+  const Object now = store.get(res::pods, "default", "p").value();
+  EXPECT_EQ(now["status"], (Object{{"phase", "Running"}}));
+  EXPECT_EQ(now["spec"], pod["spec"]);
+}
+
+TEST(ReplaceStatus, AbsentStatusReadsAsEmptyObject) {
+  SimLoop loop;
+  FakeStore store{loop};
+  (void)store.create(res::nodes, Object{{"metadata", {{"name", "n"}}}});
+  Object seen;
+  auto wrote = replaceStatus(store, res::nodes, "", "n", "", [&](const Object& current) {
+    seen = current;
+    return current;
+  });
+  ASSERT_TRUE(wrote.ok()) << wrote.error().toString();
+  EXPECT_FALSE(*wrote);
+  EXPECT_EQ(seen, Object::object());
+}
+
 }  // namespace
 }  // namespace kun::sim

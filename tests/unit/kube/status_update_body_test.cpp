@@ -17,6 +17,10 @@ TEST(StatusUpdateBody, IdentityVersionAndStatusOnly) {
     "status": {"phase": "Running"}})"));
   EXPECT_EQ(statusUpdateBody(Object::object(), Object::object()),
             Object::parse(R"({"metadata": {}, "status": {}})"));
+  // Whatever of the identity is there, and nothing in its place when it is not.
+  EXPECT_EQ(statusUpdateBody(Object::parse(R"({"kind": "Node", "metadata": {"uid": "u", "name": "n", "labels": {}}})"),
+                             Object{{"phase", "x"}}),
+            Object::parse(R"({"kind": "Node", "metadata": {"name": "n", "uid": "u"}, "status": {"phase": "x"}})"));
 }
 
 }  // namespace
