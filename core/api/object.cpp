@@ -13,8 +13,22 @@ const Object* memberOf(const Object& o, std::string_view key) {
     auto it = members.find(key);
     return it == members.end() ? nullptr : &it->second;
   }
+  auto same = [key](const std::string& k) {
+    return k.size() == key.size() && std::char_traits<char>::compare(k.data(), key.data(), key.size()) == 0;
+  };
+  // The members are in key order, and what is asked for most past "n" sits at the end
+  // (metadata's ownerReferences, resourceVersion and uid; spec and status): those are walked
+  // from the end, and stop at the first key that sorts before theirs.
+  const auto first = static_cast<unsigned char>(key.empty() ? 0 : key.front());
+  if (first > 'n') {
+    for (auto it = members.rbegin(); it != members.rend(); ++it) {
+      if (same(it->first)) return &it->second;
+      if (static_cast<unsigned char>(it->first[0]) < first) return nullptr;  // [0] of "" is '\0'
+    }
+    return nullptr;
+  }
   for (const auto& [k, v] : members)
-    if (k.size() == key.size() && std::char_traits<char>::compare(k.data(), key.data(), key.size()) == 0) return &v;
+    if (same(k)) return &v;
   return nullptr;
 }
 
