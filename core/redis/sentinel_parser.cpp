@@ -251,10 +251,23 @@ Result<std::vector<Info>> SentinelReader<Info>::takeAll() {
 }
 
 template <class Info>
-Result<Info> SentinelReader<Info>::takeOne() {
+Status SentinelReader<Info>::checkOne() const {
   if (failed()) return error_;
   if (out_.size() != 1) return makeError(Reason::Internal, std::string(Kind<Info>::kWhat) + ": not one instance");
+  return {};
+}
+
+template <class Info>
+Result<Info> SentinelReader<Info>::takeOne() {
+  if (Status s = checkOne(); !s.ok()) return s.error();
   return std::move(out_.front());
+}
+
+template <class Info>
+Status SentinelReader<Info>::takeOne(Info& into) {
+  if (Status s = checkOne(); !s.ok()) return s;
+  into = std::move(out_.front());
+  return {};
 }
 
 template class SentinelReader<SentinelMasterInfo>;

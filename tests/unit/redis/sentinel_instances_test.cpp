@@ -6,6 +6,7 @@
 
 #include <limits>
 #include <sstream>
+#include <type_traits>
 
 #include "core/redis/sentinel_parser.h"
 #include "fakeapi/redis/sim_redis_admin.h"
@@ -80,6 +81,14 @@ void expectSame(SimWorld& w, const RedisEndpoint& ep, const Argv& argv, Parsed (
   }
   ++streamedCount;
   EXPECT_EQ(describe((reader.*take)()), describe(parse(*reply))) << ep.toString() << " " << argv[1];
+  if constexpr (std::is_same_v<Parsed, Result<Info>>) {  // takeOne into the caller's Info reads the same
+    SentinelReader<Info> again;
+    ASSERT_TRUE(admin.sentinelInstances(ep, argv, again).ok());
+    Info into;
+    const Status taken = again.takeOne(into);
+    EXPECT_EQ(taken.ok() ? describe(into) : "error " + taken.error().message, describe(parse(*reply)))
+        << ep.toString() << " " << argv[1];
+  }
 }
 
 void expectSameEverywhere(SimWorld& w, int sentinels) {
