@@ -12,21 +12,6 @@ namespace kun::rediscluster {
 
 namespace {
 
-// The pods' IPs, as views into the view: a cluster has a handful of pods, and health is
-// assessed on every reconcile and by every check of the harness, so a scan beats a set.
-using Ips = std::vector<std::string_view>;
-
-template <class Nodes>
-Ips podIps(const Nodes& nodes) {
-  Ips ips;
-  ips.reserve(nodes.size());
-  for (const auto& n : nodes)
-    if (!n.pod.ip.empty()) ips.emplace_back(n.pod.ip);
-  return ips;
-}
-
-bool contains(const Ips& ips, std::string_view ip) { return std::find(ips.begin(), ips.end(), ip) != ips.end(); }
-
 void checkRedisPods(const api::RedisCluster& rc, const ClusterView& view, std::vector<std::string>& why) {
   if (static_cast<std::int32_t>(view.redis.size()) != rc.spec.size)
     why.push_back(fmt::format("{} redis pods, spec.size is {}", view.redis.size(), rc.spec.size));
@@ -52,7 +37,7 @@ void checkReplication(const ClusterView& view, const std::string& masterIp, std:
 }
 
 void checkSentinel(const SentinelNodeView& s, const std::string& masterIp, std::int32_t replicas,
-                   std::int32_t sentinels, const Ips& redisIps, const Ips& sentinelIps,
+                   std::int32_t sentinels, const PodIps& redisIps, const PodIps& sentinelIps,
                    std::vector<std::string>& why) {
   const std::string& who = s.pod.name;
   if (!s.reachable) {
@@ -72,11 +57,11 @@ void checkSentinel(const SentinelNodeView& s, const std::string& masterIp, std::
   if (m.numOtherSentinels != sentinels - 1)
     why.push_back(fmt::format("{}: knows {} other sentinels, want {}", who, m.numOtherSentinels, sentinels - 1));
   for (const auto& r : s.replicas) {
-    if (!contains(redisIps, r.ip)) why.push_back(fmt::format("{}: stale replica entry {}:{}", who, r.ip, r.port));
+    if (!hasIp(redisIps, r.ip)) why.push_back(fmt::format("{}: stale replica entry {}:{}", who, r.ip, r.port));
     else if (r.flags.down() || r.flags.disconnected) why.push_back(fmt::format("{}: sees replica {} down", who, r.ip));
   }
   for (const auto& p : s.peers) {
-    if (!contains(sentinelIps, p.ip)) why.push_back(fmt::format("{}: stale sentinel entry {}:{}", who, p.ip, p.port));
+    if (!hasIp(sentinelIps, p.ip)) why.push_back(fmt::format("{}: stale sentinel entry {}:{}", who, p.ip, p.port));
     else if (p.flags.down() || p.flags.disconnected) why.push_back(fmt::format("{}: sees sentinel {} down", who, p.ip));
   }
 }
