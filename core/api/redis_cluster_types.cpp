@@ -2,7 +2,6 @@
 
 #include <array>
 
-#include <fmt/format.h>
 
 #include "core/api/json_fields.h"
 #include "core/api/object_ptr.h"
@@ -121,7 +120,8 @@ Result<RedisClusterStatus> readStatus(const Object& status, const Original& root
   if (conds.is_array()) {
     s.conditions.reserve(conds.size());
     for (std::size_t i = 0; i < conds.size(); ++i) {
-      const std::string cpath = fmt::format("status.conditions[{}]", i);
+      // Appended, not formatted: every stored status is read back after each status write.
+      const std::string cpath = "status.conditions[" + std::to_string(i) + "]";
       const Object& c = conds[i];
       if (!c.is_object()) return jsonf::notAnObject(cpath);
       FieldReader cr(c, cpath);
