@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <tuple>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -200,34 +202,55 @@ Object carryOver(const Object* original, std::span<const std::string_view> known
   return out;
 }
 
+namespace {
+
+// out[key] = v. An object's member is made from v in place, after a search by the view:
+// operator[] builds a key string to search with and a null member to assign over, and
+// the status is turned into JSON on every status write (its conditions field by field).
+template <class V>
+void put(Object& out, std::string_view key, V&& v) {
+  if (!out.is_object()) {  // null becomes an object, anything else throws: operator[]'s way
+    out[std::string(key)] = std::forward<V>(v);
+    return;
+  }
+  auto& members = out.get_ref<Object::object_t&>();
+  auto it = members.lower_bound(key);
+  if (it != members.end() && it->first == key)
+    it->second = std::forward<V>(v);
+  else
+    members.emplace_hint(it, std::piecewise_construct, std::forward_as_tuple(key), std::forward_as_tuple(std::forward<V>(v)));
+}
+
+}  // namespace
+
 void putStr(Object& out, const Object* original, std::string_view key, const std::string& v) {
-  if (!v.empty() || present(original, key)) out[std::string(key)] = v;
+  if (!v.empty() || present(original, key)) put(out, key, v);
 }
 
 void putBool(Object& out, const Object* original, std::string_view key, bool v) {
-  if (v || present(original, key)) out[std::string(key)] = v;
+  if (v || present(original, key)) put(out, key, v);
 }
 
 void putInt(Object& out, const Object* original, std::string_view key, std::int64_t v) {
-  if (v != 0 || present(original, key)) out[std::string(key)] = v;
+  if (v != 0 || present(original, key)) put(out, key, v);
 }
 
 void putStrings(Object& out, const Object* original, std::string_view key,
                 const std::vector<std::string>& v) {
-  if (!v.empty() || present(original, key)) out[std::string(key)] = v;
+  if (!v.empty() || present(original, key)) put(out, key, v);
 }
 
 void putStringMap(Object& out, const Object* original, std::string_view key,
                   const std::map<std::string, std::string>& v) {
-  if (!v.empty() || present(original, key)) out[std::string(key)] = v;
+  if (!v.empty() || present(original, key)) put(out, key, v);
 }
 
 void putJson(Object& out, std::string_view key, const Object& v) {
-  if (!v.is_null()) out[std::string(key)] = v;
+  if (!v.is_null()) put(out, key, v);
 }
 
 void putObject(Object& out, const Object* original, std::string_view key, Object v) {
-  if (!v.empty() || present(original, key)) out[std::string(key)] = std::move(v);
+  if (!v.empty() || present(original, key)) put(out, key, std::move(v));
 }
 
 }  // namespace kun::jsonf
