@@ -49,10 +49,10 @@ std::string FieldReader::pathOf(std::string_view key) const {
 }
 
 const Object* FieldReader::find(std::string_view key) const {
-  if (!obj_.is_object()) return nullptr;
-  auto it = obj_.find(key);
-  if (it == obj_.end() || it->is_null()) return nullptr;
-  return &*it;
+  // memberOf: a walk of a small object (a condition, a container) costs less than the
+  // tree search, and every stored status is read back after each status write.
+  const Object* v = memberOf(obj_, key);
+  return v && !v->is_null() ? v : nullptr;
 }
 
 void FieldReader::fail(std::string_view key, std::string_view expected) {
