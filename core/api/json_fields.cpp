@@ -18,9 +18,8 @@ const Object& nullObject() {
 }
 
 bool present(const Object* original, std::string_view key) {
-  if (!original || !original->is_object()) return false;
-  auto it = original->find(key);
-  return it != original->end() && !it->is_null();
+  const Object* v = original ? memberOf(*original, key) : nullptr;  // a walk, as FieldReader::find
+  return v && !v->is_null();
 }
 
 // Integers arrive as JSON integers; a float with an integral value (YAML "3.0", or a
