@@ -342,9 +342,10 @@ SentinelFlags SentinelFlags::parse(std::string_view text) {
 }
 
 void SentinelFlags::assign(std::string_view text) {
-  std::string keep = std::move(this->text);
-  *this = SentinelFlags{};
-  this->text = std::move(keep);
+  // Every flag cleared in place: a fresh SentinelFlags assigned over this one would move
+  // the text's buffer out and back for every entry read.
+  master = slave = sentinel = sDown = oDown = masterDown = disconnected = false;
+  failoverInProgress = promoted = reconfSent = reconfInprog = reconfDone = forceFailover = false;
   this->text.assign(text);
   SentinelFlags& f = *this;
   forEachName(text, [&f](std::string_view n) {

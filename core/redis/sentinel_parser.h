@@ -35,6 +35,7 @@ struct SentinelFlags {
 
   static SentinelFlags parse(std::string_view text);
   // *this = parse(text), reusing text's buffer (the reader sets the flags of every entry).
+  // A flag added above must be cleared there too.
   void assign(std::string_view text);
   bool has(std::string_view name) const;
   std::vector<std::string_view> names() const;  // the names in `text`, in order (no empty ones)

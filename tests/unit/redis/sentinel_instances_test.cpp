@@ -108,6 +108,26 @@ void expectSameEverywhere(SimWorld& w, int sentinels) {
   }
 }
 
+// assign() over flags already set reads as parse() into fresh ones.
+TEST(SentinelInstances, FlagsAssignedOverOthersReadAsParsed) {
+  auto all = [](const SentinelFlags& f) {
+    return std::vector<bool>{f.master,     f.slave,        f.sentinel,           f.sDown,
+                             f.oDown,      f.masterDown,   f.disconnected,       f.failoverInProgress,
+                             f.promoted,   f.reconfSent,   f.reconfInprog,       f.reconfDone,
+                             f.forceFailover};
+  };
+  const std::string every =
+      "master,slave,sentinel,s_down,o_down,master_down,disconnected,failover_in_progress,promoted,reconf_sent,"
+      "reconf_inprog,reconf_done,force_failover";
+  ASSERT_EQ(all(SentinelFlags::parse(every)), std::vector<bool>(13, true));
+  for (const std::string text : {"", "slave", "master,s_down,odd", "sentinel,,disconnected", "x"}) {
+    SentinelFlags f = SentinelFlags::parse(every);
+    f.assign(text);
+    EXPECT_EQ(all(f), all(SentinelFlags::parse(text))) << text;
+    EXPECT_EQ(f.text, text);
+  }
+}
+
 TEST(SentinelInstances, StreamedInstancesReadAsTheReplyParses) {
   SimWorld w;
   Topology t{w.sim, TopologyOptions{}};
