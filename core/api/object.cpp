@@ -157,16 +157,15 @@ const Object* controllerRef(const Object& o) {
   const Object* f = field(o, "ownerReferences");
   if (!f || !f->is_array()) return nullptr;
   for (const auto& r : *f) {
-    if (!r.is_object()) continue;
-    auto c = r.find("controller");
-    if (c != r.end() && c->is_boolean() && c->get<bool>()) return &r;
+    const Object* c = memberOf(r, "controller");  // null for a non-object
+    if (c && c->is_boolean() && c->get<bool>()) return &r;
   }
   return nullptr;
 }
 
 std::string_view refField(const Object& ref, const char* key) {
-  auto it = ref.find(key);
-  return it != ref.end() && it->is_string() ? std::string_view(it->get_ref<const std::string&>()) : std::string_view();
+  const Object* v = memberOf(ref, key);  // an owner reference is a handful of fields: walked
+  return v && v->is_string() ? std::string_view(v->get_ref<const std::string&>()) : std::string_view();
 }
 
 bool controlledBy(const Object& o, std::string_view uid) {
