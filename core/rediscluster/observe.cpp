@@ -66,13 +66,14 @@ PodInfo podInfoFrom(const Object& pod) {
   p.terminating = meta::isDeleting(pod);
   p.revision = meta::label(pod, "controller-revision-hash");
   p.creationTimestamp = meta::creationTimestamp(pod);
-  const Object* status = pod.is_object() && pod.contains("status") ? &pod["status"] : nullptr;
+  // One walk per member (memberOf), where contains() and then [] searched twice.
+  const Object* status = memberOf(pod, "status");
   if (status && status->is_object()) {
-    if (status->contains("podIP") && (*status)["podIP"].is_string()) p.ip = (*status)["podIP"].get<std::string>();
-    if (status->contains("phase") && (*status)["phase"].is_string())
-      p.running = (*status)["phase"].get<std::string>() == "Running";
-    if (status->contains("conditions") && (*status)["conditions"].is_array())
-      for (const Object& c : (*status)["conditions"])
+    if (const Object* ip = memberOf(*status, "podIP"); ip && ip->is_string()) p.ip = ip->get<std::string>();
+    if (const Object* phase = memberOf(*status, "phase"); phase && phase->is_string())
+      p.running = phase->get_ref<const std::string&>() == "Running";
+    if (const Object* conditions = memberOf(*status, "conditions"); conditions && conditions->is_array())
+      for (const Object& c : *conditions)
         if (c.is_object() && c.value("type", "") == "Ready") p.ready = c.value("status", "") == "True";
   }
   return p;
