@@ -189,19 +189,20 @@ Object writeSentinel(const SentinelSettings& s) {
 
 }  // namespace
 
+// metadata's members by memberOf's walk, as the readers: asked on every reconcile.
 std::string RedisCluster::name() const {
-  auto it = metadata.find("name");
-  return it != metadata.end() && it->is_string() ? it->get<std::string>() : std::string();
+  const Object* v = memberOf(metadata, "name");
+  return v && v->is_string() ? v->get<std::string>() : std::string();
 }
 
 std::string RedisCluster::namespaceOf() const {
-  auto it = metadata.find("namespace");
-  return it != metadata.end() && it->is_string() ? it->get<std::string>() : std::string();
+  const Object* v = memberOf(metadata, "namespace");
+  return v && v->is_string() ? v->get<std::string>() : std::string();
 }
 
 std::int64_t RedisCluster::generation() const {
-  auto it = metadata.find("generation");
-  return it != metadata.end() && it->is_number_integer() ? it->get<std::int64_t>() : 0;
+  const Object* v = memberOf(metadata, "generation");
+  return v && v->is_number_integer() ? v->get<std::int64_t>() : 0;
 }
 
 Result<RedisClusterSpec> parseRedisClusterSpec(const Object& spec) {
