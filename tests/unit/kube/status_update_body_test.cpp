@@ -17,6 +17,11 @@ TEST(StatusUpdateBody, IdentityVersionAndStatusOnly) {
     "status": {"phase": "Running"}})"));
   EXPECT_EQ(statusUpdateBody(Object::object(), Object::object()),
             Object::parse(R"({"metadata": {}, "status": {}})"));
+  // A null member is kept as it is; metadata that is not an object gives none of its fields.
+  EXPECT_EQ(statusUpdateBody(Object::parse(R"({"kind": null, "metadata": "x", "zz": 1})"), Object(1)),
+            Object::parse(R"({"kind": null, "metadata": {}, "status": 1})"));
+  EXPECT_EQ(statusUpdateBody(Object::parse(R"({"metadata": {"uid": "u", "name": null}})"), Object()),
+            Object::parse(R"({"metadata": {"name": null, "uid": "u"}, "status": null})"));
 }
 
 }  // namespace
