@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <tuple>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -16,9 +18,8 @@ const Object& nullObject() {
 }
 
 bool present(const Object* original, std::string_view key) {
-  if (!original || !original->is_object()) return false;
-  auto it = original->find(key);
-  return it != original->end() && !it->is_null();
+  const Object* v = original ? memberOf(*original, key) : nullptr;  // a walk, as FieldReader::find
+  return v && !v->is_null();
 }
 
 // Integers arrive as JSON integers; a float with an integral value (YAML "3.0", or a
@@ -47,10 +48,10 @@ std::string FieldReader::pathOf(std::string_view key) const {
 }
 
 const Object* FieldReader::find(std::string_view key) const {
-  if (!obj_.is_object()) return nullptr;
-  auto it = obj_.find(key);
-  if (it == obj_.end() || it->is_null()) return nullptr;
-  return &*it;
+  // memberOf: a walk of a small object (a condition, a container) costs less than the
+  // tree search, and every stored status is read back after each status write.
+  const Object* v = memberOf(obj_, key);
+  return v && !v->is_null() ? v : nullptr;
 }
 
 void FieldReader::fail(std::string_view key, std::string_view expected) {
@@ -202,50 +203,53 @@ Object carryOver(const Object* original, std::span<const std::string_view> known
 
 namespace {
 
-// out[key] = v, with the member built in place: no std::string key made for the lookup,
-// no null member made to be assigned over (every status write puts a dozen fields).
+// out[key] = v. An object's member is made from v in place, after a search by the view:
+// operator[] builds a key string to search with and a null member to assign over, and
+// the status is turned into JSON on every status write (its conditions field by field).
 template <class V>
-void setMember(Object& out, std::string_view key, V&& v) {
-  if (!out.is_object()) {
-    out[std::string(key)] = std::forward<V>(v);  // null becomes an object, others throw, as operator[]
+void put(Object& out, std::string_view key, V&& v) {
+  if (!out.is_object()) {  // null becomes an object, anything else throws: operator[]'s way
+    out[std::string(key)] = std::forward<V>(v);
     return;
   }
   auto& members = out.get_ref<Object::object_t&>();
   auto it = members.lower_bound(key);
-  if (it != members.end() && it->first == key) it->second = std::forward<V>(v);
-  else members.emplace_hint(it, key, std::forward<V>(v));
+  if (it != members.end() && it->first == key)
+    it->second = std::forward<V>(v);
+  else
+    members.emplace_hint(it, std::piecewise_construct, std::forward_as_tuple(key), std::forward_as_tuple(std::forward<V>(v)));
 }
 
 }  // namespace
 
 void putStr(Object& out, const Object* original, std::string_view key, const std::string& v) {
-  if (!v.empty() || present(original, key)) setMember(out, key, v);
+  if (!v.empty() || present(original, key)) put(out, key, v);
 }
 
 void putBool(Object& out, const Object* original, std::string_view key, bool v) {
-  if (v || present(original, key)) setMember(out, key, v);
+  if (v || present(original, key)) put(out, key, v);
 }
 
 void putInt(Object& out, const Object* original, std::string_view key, std::int64_t v) {
-  if (v != 0 || present(original, key)) setMember(out, key, v);
+  if (v != 0 || present(original, key)) put(out, key, v);
 }
 
 void putStrings(Object& out, const Object* original, std::string_view key,
                 const std::vector<std::string>& v) {
-  if (!v.empty() || present(original, key)) setMember(out, key, v);
+  if (!v.empty() || present(original, key)) put(out, key, v);
 }
 
 void putStringMap(Object& out, const Object* original, std::string_view key,
                   const std::map<std::string, std::string>& v) {
-  if (!v.empty() || present(original, key)) setMember(out, key, v);
+  if (!v.empty() || present(original, key)) put(out, key, v);
 }
 
 void putJson(Object& out, std::string_view key, const Object& v) {
-  if (!v.is_null()) setMember(out, key, v);
+  if (!v.is_null()) put(out, key, v);
 }
 
 void putObject(Object& out, const Object* original, std::string_view key, Object v) {
-  if (!v.empty() || present(original, key)) setMember(out, key, std::move(v));
+  if (!v.empty() || present(original, key)) put(out, key, std::move(v));
 }
 
 }  // namespace kun::jsonf

@@ -15,10 +15,23 @@ const Object* memberOf(const Object& o, std::string_view key) {
   }
   // The first bytes are compared inline before the memcmp call: keys of one length mostly
   // differ there ("status" and "labels"), so most mismatches cost no call.
+  auto same = [key](const std::string& k) {
+    return k.size() == key.size() &&
+           (key.empty() || (k[0] == key[0] && std::char_traits<char>::compare(k.data(), key.data(), key.size()) == 0));
+  };
+  // The members are in key order, and what is asked for most past "n" sits at the end
+  // (metadata's ownerReferences, resourceVersion and uid; spec and status): those are walked
+  // from the end, and stop at the first key that sorts before theirs.
+  const auto first = static_cast<unsigned char>(key.empty() ? 0 : key.front());
+  if (first > 'n') {
+    for (auto it = members.rbegin(); it != members.rend(); ++it) {
+      if (same(it->first)) return &it->second;
+      if (static_cast<unsigned char>(it->first[0]) < first) return nullptr;  // [0] of "" is '\0'
+    }
+    return nullptr;
+  }
   for (const auto& [k, v] : members)
-    if (k.size() == key.size() && (key.empty() || (k[0] == key[0] &&
-                                                   std::char_traits<char>::compare(k.data(), key.data(), key.size()) == 0)))
-      return &v;
+    if (same(k)) return &v;
   return nullptr;
 }
 
@@ -147,16 +160,15 @@ const Object* controllerRef(const Object& o) {
   const Object* f = field(o, "ownerReferences");
   if (!f || !f->is_array()) return nullptr;
   for (const auto& r : *f) {
-    if (!r.is_object()) continue;
-    auto c = r.find("controller");
-    if (c != r.end() && c->is_boolean() && c->get<bool>()) return &r;
+    const Object* c = memberOf(r, "controller");  // null for a non-object
+    if (c && c->is_boolean() && c->get<bool>()) return &r;
   }
   return nullptr;
 }
 
 std::string_view refField(const Object& ref, const char* key) {
-  auto it = ref.find(key);
-  return it != ref.end() && it->is_string() ? std::string_view(it->get_ref<const std::string&>()) : std::string_view();
+  const Object* v = memberOf(ref, key);  // an owner reference is a handful of fields: walked
+  return v && v->is_string() ? std::string_view(v->get_ref<const std::string&>()) : std::string_view();
 }
 
 bool controlledBy(const Object& o, std::string_view uid) {

@@ -2,7 +2,6 @@
 
 #include <array>
 
-#include <fmt/format.h>
 
 #include "core/api/json_fields.h"
 #include "core/api/object_ptr.h"
@@ -121,7 +120,8 @@ Result<RedisClusterStatus> readStatus(const Object& status, const Original& root
   if (conds.is_array()) {
     s.conditions.reserve(conds.size());
     for (std::size_t i = 0; i < conds.size(); ++i) {
-      const std::string cpath = fmt::format("status.conditions[{}]", i);
+      // Appended, not formatted: every stored status is read back after each status write.
+      const std::string cpath = "status.conditions[" + std::to_string(i) + "]";
       const Object& c = conds[i];
       if (!c.is_object()) return jsonf::notAnObject(cpath);
       FieldReader cr(c, cpath);
@@ -147,9 +147,8 @@ Result<RedisClusterStatus> readStatus(const Object& status, const Original& root
 
 const Object& member(const Object& o, std::string_view key) {
   static const Object null;
-  if (!o.is_object()) return null;
-  auto it = o.find(key);
-  return it == o.end() ? null : *it;
+  const Object* v = memberOf(o, key);  // a walk of a small object, as FieldReader::find
+  return v ? *v : null;
 }
 
 Object writeExporter(const RedisExporter& e) {
@@ -190,19 +189,20 @@ Object writeSentinel(const SentinelSettings& s) {
 
 }  // namespace
 
+// metadata's members by memberOf's walk, as the readers: asked on every reconcile.
 std::string RedisCluster::name() const {
-  auto it = metadata.find("name");
-  return it != metadata.end() && it->is_string() ? it->get<std::string>() : std::string();
+  const Object* v = memberOf(metadata, "name");
+  return v && v->is_string() ? v->get<std::string>() : std::string();
 }
 
 std::string RedisCluster::namespaceOf() const {
-  auto it = metadata.find("namespace");
-  return it != metadata.end() && it->is_string() ? it->get<std::string>() : std::string();
+  const Object* v = memberOf(metadata, "namespace");
+  return v && v->is_string() ? v->get<std::string>() : std::string();
 }
 
 std::int64_t RedisCluster::generation() const {
-  auto it = metadata.find("generation");
-  return it != metadata.end() && it->is_number_integer() ? it->get<std::int64_t>() : 0;
+  const Object* v = memberOf(metadata, "generation");
+  return v && v->is_number_integer() ? v->get<std::int64_t>() : 0;
 }
 
 Result<RedisClusterSpec> parseRedisClusterSpec(const Object& spec) {

@@ -1,5 +1,6 @@
 #include "core/kube/event_recorder.h"
 
+#include <charconv>
 #include <optional>
 
 #include <fmt/format.h>
@@ -87,6 +88,11 @@ bool EventRecorder::createNew(const Key& key, const Object& involved, EventType 
     seq = seq_++;
   }
   const std::int64_t nanos = loop_.wallMicros() * 1000 + static_cast<std::int64_t>(seq % 1000);
+  const std::string involvedName = meta::name(involved);
+  // "<involved>.<nanos in hex>", appended: an Event is created on every first occurrence.
+  std::string eventName = involvedName + '.';
+  char hex[24];
+  eventName.append(hex, std::to_chars(hex, hex + sizeof hex, nanos, 16).ptr);
   SortedObject source;
   source.add("component", component_);
   if (!host_.empty()) source.add("host", host_);
@@ -97,7 +103,7 @@ bool EventRecorder::createNew(const Key& key, const Object& involved, EventType 
                         .add("involvedObject", SortedObject()
                                                    .add("apiVersion", involved.value("apiVersion", ""))
                                                    .add("kind", involved.value("kind", ""))
-                                                   .add("name", meta::name(involved))
+                                                   .add("name", involvedName)
                                                    .add("namespace", meta::namespaceOf(involved))
                                                    .add("resourceVersion", meta::resourceVersion(involved))
                                                    .add("uid", meta::uid(involved))
@@ -106,7 +112,7 @@ bool EventRecorder::createNew(const Key& key, const Object& involved, EventType 
                         .add("lastTimestamp", now)
                         .add("message", message)
                         .add("metadata", SortedObject()
-                                             .add("name", fmt::format("{}.{:x}", meta::name(involved), nanos))
+                                             .add("name", std::move(eventName))
                                              .add("namespace", ns)
                                              .done())
                         .add("reason", reason)

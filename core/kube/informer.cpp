@@ -54,8 +54,27 @@ std::size_t Informer::size() const {
 }
 
 ObjectPtr Informer::get(std::string_view ns, std::string_view name) const {
+  if (!resource_.namespaced) ns = {};
+  // The key (cacheKey's) in a buffer on the stack when it fits: the reconciler looks up a
+  // dozen objects per pass, and a key string would be allocated for each.
+  char buf[128];
+  std::string longKey;
+  std::string_view key;
+  if (ns.size() + 1 + name.size() <= sizeof buf) {
+    std::size_t n = 0;
+    if (!ns.empty()) {
+      ns.copy(buf, ns.size());
+      buf[ns.size()] = '/';
+      n = ns.size() + 1;
+    }
+    name.copy(buf + n, name.size());
+    key = std::string_view(buf, n + name.size());
+  } else {
+    longKey = cacheKey(ns, name);
+    key = longKey;
+  }
   std::shared_lock lock(cacheMu_);
-  auto it = cache_.find(cacheKey(resource_.namespaced ? ns : std::string_view{}, name));
+  auto it = cache_.find(key);
   return it == cache_.end() ? nullptr : it->second;
 }
 

@@ -17,7 +17,9 @@ struct Resource {
   // "pods", "statefulsets.apps", "redisclusters.redis.kun": unique per resource.
   std::string groupResource() const { return group.empty() ? plural : plural + "." + group; }
   bool operator==(const Resource& o) const {
-    return group == o.group && version == o.version && plural == o.plural;
+    // plural first: it tells the resources a cache is searched for apart by its length
+    // alone, where group and version are the same for most.
+    return plural == o.plural && group == o.group && version == o.version;
   }
 };
 

@@ -251,10 +251,23 @@ Result<std::vector<Info>> SentinelReader<Info>::takeAll() {
 }
 
 template <class Info>
-Result<Info> SentinelReader<Info>::takeOne() {
+Status SentinelReader<Info>::checkOne() const {
   if (failed()) return error_;
   if (out_.size() != 1) return makeError(Reason::Internal, std::string(Kind<Info>::kWhat) + ": not one instance");
+  return {};
+}
+
+template <class Info>
+Result<Info> SentinelReader<Info>::takeOne() {
+  if (Status s = checkOne(); !s.ok()) return s.error();
   return std::move(out_.front());
+}
+
+template <class Info>
+Status SentinelReader<Info>::takeOne(Info& into) {
+  if (Status s = checkOne(); !s.ok()) return s;
+  into = std::move(out_.front());
+  return {};
 }
 
 template class SentinelReader<SentinelMasterInfo>;
@@ -329,9 +342,10 @@ SentinelFlags SentinelFlags::parse(std::string_view text) {
 }
 
 void SentinelFlags::assign(std::string_view text) {
-  std::string keep = std::move(this->text);
-  *this = SentinelFlags{};
-  this->text = std::move(keep);
+  // Every flag cleared in place: a fresh SentinelFlags assigned over this one would move
+  // the text's buffer out and back for every entry read.
+  master = slave = sentinel = sDown = oDown = masterDown = disconnected = false;
+  failoverInProgress = promoted = reconfSent = reconfInprog = reconfDone = forceFailover = false;
   this->text.assign(text);
   SentinelFlags& f = *this;
   forEachName(text, [&f](std::string_view n) {

@@ -35,6 +35,7 @@ struct SentinelFlags {
 
   static SentinelFlags parse(std::string_view text);
   // *this = parse(text), reusing text's buffer (the reader sets the flags of every entry).
+  // A flag added above must be cleared there too.
   void assign(std::string_view text);
   bool has(std::string_view name) const;
   std::vector<std::string_view> names() const;  // the names in `text`, in order (no empty ones)
@@ -169,6 +170,9 @@ class SentinelReader final : public SentinelFieldSink {
   Result<std::vector<Info>> takeAll();
   // The one entry of a SENTINEL MASTER reply (an Internal error if not fed exactly one).
   Result<Info> takeOne();
+  // The same into `into` (left as it was on an error): one move where the Result and the
+  // caller's copy of it make two.
+  Status takeOne(Info& into);
 
  private:
   static constexpr std::size_t kNoSlot = ~std::size_t{0};
@@ -179,6 +183,8 @@ class SentinelReader final : public SentinelFieldSink {
   // The slot of `key`: senders list the keys in one order, so the key after the last one
   // found is tried before the search.
   std::size_t slotOf(std::string_view key);
+  // Why takeOne fails (ok when it does not).
+  Status checkOne() const;
 
   std::vector<Info> out_;
   std::uint32_t seen_ = 0;  // slots (of the kind's keys) the entry being read has given

@@ -3,14 +3,15 @@
 namespace kun::rediscluster {
 
 namespace {
+// By memberOf's walk of metadata: asked on every reconcile.
 std::string field(const Object& metadata, const char* key) {
-  auto it = metadata.find(key);
-  return it != metadata.end() && it->is_string() ? it->get<std::string>() : std::string();
+  const Object* v = memberOf(metadata, key);
+  return v && v->is_string() ? v->get<std::string>() : std::string();
 }
 const Object& labelsOf(const Object& metadata) {
   static const Object none;
-  auto it = metadata.find("labels");
-  return it != metadata.end() ? *it : none;
+  const Object* v = memberOf(metadata, "labels");
+  return v ? *v : none;
 }
 }  // namespace
 

@@ -7,8 +7,6 @@
 // and too few replicas to fail over. So: only a sentinel with an entry for an address
 // that is no pod of this cluster is reset; one at a time; and while any sentinel is still
 // rediscovering (knows fewer replicas or peers than there are) nothing else is reset.
-#include <set>
-
 #include "core/rediscluster/heal_run.h"
 
 namespace kun::rediscluster::healstep {
@@ -16,20 +14,18 @@ namespace kun::rediscluster::healstep {
 namespace {
 
 struct Expected {
-  std::set<std::string> redisIps, sentinelIps;
+  PodIps redisIps, sentinelIps;  // views into the run's ClusterView
   int replicas = 0;  // replicas the master reports online
   int peers = 0;     // other sentinels that monitor the same master
 };
 
 Expected expected(const HealRun& run) {
   Expected e;
-  for (const auto& n : run.view().redis)
-    if (!n.pod.ip.empty()) e.redisIps.insert(n.pod.ip);
-  for (const auto& s : run.view().sentinels)
-    if (!s.pod.ip.empty()) e.sentinelIps.insert(s.pod.ip);
+  e.redisIps = podIps(run.view().redis);
+  e.sentinelIps = podIps(run.view().sentinels);
   if (const RedisNodeView* m = run.view().redisByIp(run.masterIp))
     for (const auto& r : m->replication.replicas)
-      if (r.state == "online" && e.redisIps.count(r.ip)) ++e.replicas;
+      if (r.state == "online" && hasIp(e.redisIps, r.ip)) ++e.replicas;
   for (const auto& s : run.view().sentinels)
     if (s.reachable && s.monitoring && s.master.ip == run.masterIp) ++e.peers;
   e.peers = e.peers > 0 ? e.peers - 1 : 0;
@@ -38,18 +34,18 @@ Expected expected(const HealRun& run) {
 
 std::string staleEntry(const SentinelNodeView& s, const Expected& e) {
   for (const auto& r : s.replicas)
-    if (!e.redisIps.count(r.ip)) return "replica " + r.ip + ":" + std::to_string(r.port);
+    if (!hasIp(e.redisIps, r.ip)) return "replica " + r.ip + ":" + std::to_string(r.port);
   for (const auto& p : s.peers)
-    if (!e.sentinelIps.count(p.ip)) return "sentinel " + p.ip + ":" + std::to_string(p.port);
+    if (!hasIp(e.sentinelIps, p.ip)) return "sentinel " + p.ip + ":" + std::to_string(p.port);
   return {};
 }
 
 bool rediscovering(const SentinelNodeView& s, const Expected& e) {
   int replicas = 0, peers = 0;
   for (const auto& r : s.replicas)
-    if (e.redisIps.count(r.ip)) ++replicas;
+    if (hasIp(e.redisIps, r.ip)) ++replicas;
   for (const auto& p : s.peers)
-    if (e.sentinelIps.count(p.ip)) ++peers;
+    if (hasIp(e.sentinelIps, p.ip)) ++peers;
   return replicas < e.replicas || peers < e.peers;
 }
 

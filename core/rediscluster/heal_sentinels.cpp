@@ -5,6 +5,7 @@
 // failover-timeout, parallel-syncs, auth-pass and spec.sentinel.customConfig. A sentinel
 // that monitors the right address gets SET only for the settings SENTINEL MASTER shows
 // and that differ, so a healthy cluster costs nothing.
+#include <iterator>
 #include <map>
 #include <sstream>
 
@@ -67,7 +68,7 @@ Next monitor(HealRun& run, const SentinelNodeView& s, const Settings& settings) 
 
 // Only what SENTINEL MASTER reports can be compared; the rest was set with MONITOR.
 Next adjust(HealRun& run, const SentinelNodeView& s, const Settings& settings, bool reauth) {
-  auto argv = setCommand();
+  std::vector<std::string> argv;  // the options to set; the command is built only when there are some
   std::string what;
   const std::string quorum = std::to_string(sentinelQuorum(run.rc().spec.sentinel.replicas));
   auto differs = [&](const std::string& option, const std::string& want) {
@@ -88,8 +89,10 @@ Next adjust(HealRun& run, const SentinelNodeView& s, const Settings& settings, b
     what += " auth-pass ***";
   }
   if (what.empty()) return Next::Continue;
+  auto command = setCommand();
+  command.insert(command.end(), std::make_move_iterator(argv.begin()), std::make_move_iterator(argv.end()));
   run.phase(HealPhase::Updating);
-  if (!run.changeSentinel(s, argv, "SENTINEL SET" + what).ok()) return Next::Stop;
+  if (!run.changeSentinel(s, command, "SENTINEL SET" + what).ok()) return Next::Stop;
   return Next::Continue;
 }
 

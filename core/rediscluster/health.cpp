@@ -12,21 +12,6 @@ namespace kun::rediscluster {
 
 namespace {
 
-// The pods' IPs, as views into the view: a cluster has a handful of pods, and health is
-// assessed on every reconcile and by every check of the harness, so a scan beats a set.
-using Ips = std::vector<std::string_view>;
-
-template <class Nodes>
-Ips podIps(const Nodes& nodes) {
-  Ips ips;
-  ips.reserve(nodes.size());
-  for (const auto& n : nodes)
-    if (!n.pod.ip.empty()) ips.emplace_back(n.pod.ip);
-  return ips;
-}
-
-bool contains(const Ips& ips, std::string_view ip) { return std::find(ips.begin(), ips.end(), ip) != ips.end(); }
-
 void checkRedisPods(const api::RedisCluster& rc, const ClusterView& view, std::vector<std::string>& why) {
   if (static_cast<std::int32_t>(view.redis.size()) != rc.spec.size)
     why.push_back(fmt::format("{} redis pods, spec.size is {}", view.redis.size(), rc.spec.size));
@@ -51,8 +36,20 @@ void checkReplication(const ClusterView& view, const std::string& masterIp, std:
   }
 }
 
+// A reason from its parts, appended: every lagging sentinel gives reasons on every
+// assessment (the reconciler's and the harness's), and fmt::format costs several times
+// what the appends do.
+void appendPart(std::string& out, std::string_view s) { out.append(s); }
+void appendPart(std::string& out, std::int64_t n) { out.append(std::to_string(n)); }
+template <class... Parts>
+std::string reason(const Parts&... parts) {
+  std::string out;
+  (appendPart(out, parts), ...);
+  return out;
+}
+
 void checkSentinel(const SentinelNodeView& s, const std::string& masterIp, std::int32_t replicas,
-                   std::int32_t sentinels, const Ips& redisIps, const Ips& sentinelIps,
+                   std::int32_t sentinels, const PodIps& redisIps, const PodIps& sentinelIps,
                    std::vector<std::string>& why) {
   const std::string& who = s.pod.name;
   if (!s.reachable) {
@@ -65,19 +62,19 @@ void checkSentinel(const SentinelNodeView& s, const std::string& masterIp, std::
   }
   const auto& m = s.master;
   if (m.ip != masterIp || m.port != layout::kRedisPort)
-    why.push_back(fmt::format("{}: monitors {}:{}, master is {}", who, m.ip, m.port, masterIp));
+    why.push_back(reason(who, ": monitors ", m.ip, ":", m.port, ", master is ", masterIp));
   if (s.failoverInProgress()) why.push_back(who + ": failover in progress");
   if (m.flags.down()) why.push_back(who + ": sees the master down");
-  if (m.numSlaves != replicas) why.push_back(fmt::format("{}: knows {} replicas, want {}", who, m.numSlaves, replicas));
+  if (m.numSlaves != replicas) why.push_back(reason(who, ": knows ", m.numSlaves, " replicas, want ", replicas));
   if (m.numOtherSentinels != sentinels - 1)
-    why.push_back(fmt::format("{}: knows {} other sentinels, want {}", who, m.numOtherSentinels, sentinels - 1));
+    why.push_back(reason(who, ": knows ", m.numOtherSentinels, " other sentinels, want ", sentinels - 1));
   for (const auto& r : s.replicas) {
-    if (!contains(redisIps, r.ip)) why.push_back(fmt::format("{}: stale replica entry {}:{}", who, r.ip, r.port));
-    else if (r.flags.down() || r.flags.disconnected) why.push_back(fmt::format("{}: sees replica {} down", who, r.ip));
+    if (!hasIp(redisIps, r.ip)) why.push_back(reason(who, ": stale replica entry ", r.ip, ":", r.port));
+    else if (r.flags.down() || r.flags.disconnected) why.push_back(reason(who, ": sees replica ", r.ip, " down"));
   }
   for (const auto& p : s.peers) {
-    if (!contains(sentinelIps, p.ip)) why.push_back(fmt::format("{}: stale sentinel entry {}:{}", who, p.ip, p.port));
-    else if (p.flags.down() || p.flags.disconnected) why.push_back(fmt::format("{}: sees sentinel {} down", who, p.ip));
+    if (!hasIp(sentinelIps, p.ip)) why.push_back(reason(who, ": stale sentinel entry ", p.ip, ":", p.port));
+    else if (p.flags.down() || p.flags.disconnected) why.push_back(reason(who, ": sees sentinel ", p.ip, " down"));
   }
 }
 

@@ -5,8 +5,13 @@
 namespace kun::rediscluster::names {
 
 namespace {
+// "redis<infix>-<cluster>", appended rather than formatted: the reconciler asks for the
+// auth Secret's and the StatefulSets' names on every pass.
 std::string generate(std::string_view infix, std::string_view cluster) {
-  return fmt::format("redis{}-{}", infix, cluster);
+  std::string out;
+  out.reserve(5 + infix.size() + 1 + cluster.size());
+  out.append("redis").append(infix).append(1, '-').append(cluster);
+  return out;
 }
 }  // namespace
 

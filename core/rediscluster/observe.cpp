@@ -66,13 +66,14 @@ PodInfo podInfoFrom(const Object& pod) {
   p.terminating = meta::isDeleting(pod);
   p.revision = meta::label(pod, "controller-revision-hash");
   p.creationTimestamp = meta::creationTimestamp(pod);
-  const Object* status = pod.is_object() && pod.contains("status") ? &pod["status"] : nullptr;
+  // One walk per member (memberOf), where contains() and then [] searched twice.
+  const Object* status = memberOf(pod, "status");
   if (status && status->is_object()) {
-    if (status->contains("podIP") && (*status)["podIP"].is_string()) p.ip = (*status)["podIP"].get<std::string>();
-    if (status->contains("phase") && (*status)["phase"].is_string())
-      p.running = (*status)["phase"].get<std::string>() == "Running";
-    if (status->contains("conditions") && (*status)["conditions"].is_array())
-      for (const Object& c : (*status)["conditions"])
+    if (const Object* ip = memberOf(*status, "podIP"); ip && ip->is_string()) p.ip = ip->get<std::string>();
+    if (const Object* phase = memberOf(*status, "phase"); phase && phase->is_string())
+      p.running = phase->get_ref<const std::string&>() == "Running";
+    if (const Object* conditions = memberOf(*status, "conditions"); conditions && conditions->is_array())
+      for (const Object& c : *conditions)
         if (c.is_object() && c.value("type", "") == "Ready") p.ready = c.value("status", "") == "True";
   }
   return p;
@@ -121,12 +122,15 @@ bool ClusterView::anyFailoverInProgress() const {
   return std::any_of(sentinels.begin(), sentinels.end(), [](const SentinelNodeView& s) { return s.failoverInProgress(); });
 }
 
-RedisNodeView observeRedis(RedisAdmin& admin, const PodInfo& pod, const std::vector<std::string>& passwords) {
-  RedisNodeView v;
+namespace {
+
+// observeRedis into a default-constructed view: observe() fills its list's elements in
+// place, where moving each view in costs a dozen string moves.
+void readRedis(RedisAdmin& admin, const PodInfo& pod, const std::vector<std::string>& passwords, RedisNodeView& v) {
   v.pod = pod;
   if (pod.ip.empty()) {
     v.error = makeError(Reason::Unavailable, pod.name + ": no pod IP yet");
-    return v;
+    return;
   }
   const RedisEndpoint ep{pod.ip, layout::kRedisPort};
   static const std::vector<std::string> kNoPassword{std::string()};
@@ -138,7 +142,7 @@ RedisNodeView observeRedis(RedisAdmin& admin, const PodInfo& pod, const std::vec
     if (!answer.ok()) {
       v.replication = ReplicationInfo{};  // the node may have answered before the link failed
       v.error = answer.error();
-      return v;  // the transport failed: another password will not help
+      return;  // the transport failed: another password will not help
     }
     if (const auto& reply = *answer) {  // the text, to parse here
       if (passwordRefused(*reply)) {
@@ -147,12 +151,12 @@ RedisNodeView observeRedis(RedisAdmin& admin, const PodInfo& pod, const std::vec
       }
       if (reply->isError() || reply->type != RedisReply::Type::String) {
         v.error = reply->isError() ? errorFromReply(*reply) : unexpectedReply("INFO", "a bulk string", *reply);
-        return v;
+        return;
       }
       auto repl = parseReplicationInfo(std::string_view(reply->str));
       if (!repl.ok()) {
         v.error = repl.error();
-        return v;
+        return;
       }
       v.replication = std::move(*repl);
     }
@@ -160,17 +164,16 @@ RedisNodeView observeRedis(RedisAdmin& admin, const PodInfo& pod, const std::vec
     v.password = static_cast<PasswordIndex>(i);
     v.reachable = true;
     v.error = Error{};
-    return v;
+    return;
   }
-  return v;
 }
 
-SentinelNodeView observeSentinel(RedisAdmin& admin, const PodInfo& pod) {
-  SentinelNodeView v;
+// observeSentinel into a default-constructed view, as readRedis.
+void readSentinel(RedisAdmin& admin, const PodInfo& pod, SentinelNodeView& v) {
   v.pod = pod;
   if (pod.ip.empty()) {
     v.error = makeError(Reason::Unavailable, pod.name + ": no pod IP yet");
-    return v;
+    return;
   }
   const RedisEndpoint ep{pod.ip, layout::kSentinelPort};
   // The same three commands every time: built once.
@@ -182,27 +185,45 @@ SentinelNodeView observeSentinel(RedisAdmin& admin, const PodInfo& pod) {
   auto master = admin.sentinelInstances(ep, kMaster, masterReader);
   if (!master.ok()) {
     v.error = master.error();
-    return v;
+    return;
   }
   if (*master && (*master)->isError()) {
     const Error e = errorFromReply(**master);
     if (e.reason != Reason::NotFound) {
       v.error = e;
-      return v;
+      return;
     }
     v.reachable = true;  // it answers, and monitors nothing under our name
-    return v;
+    return;
   }
-  auto parsed = *master ? parseSentinelMaster(**master) : masterReader.takeOne();
-  if (!parsed.ok()) {
-    v.error = parsed.error();
-    return v;
+  if (*master) {
+    auto parsed = parseSentinelMaster(**master);
+    if (!parsed.ok()) {
+      v.error = parsed.error();
+      return;
+    }
+    v.master = std::move(*parsed);
+  } else if (Status taken = masterReader.takeOne(v.master); !taken.ok()) {
+    v.error = taken.error();
+    return;
   }
   v.reachable = true;
   v.monitoring = true;
-  v.master = std::move(*parsed);
   if (auto list = instances(admin, ep, kReplicas, parseSentinelReplicas); list.ok()) v.replicas = std::move(*list);
   if (auto list = instances(admin, ep, kSentinels, parseSentinelSentinels); list.ok()) v.peers = std::move(*list);
+}
+
+}  // namespace
+
+RedisNodeView observeRedis(RedisAdmin& admin, const PodInfo& pod, const std::vector<std::string>& passwords) {
+  RedisNodeView v;
+  readRedis(admin, pod, passwords, v);
+  return v;
+}
+
+SentinelNodeView observeSentinel(RedisAdmin& admin, const PodInfo& pod) {
+  SentinelNodeView v;
+  readSentinel(admin, pod, v);
   return v;
 }
 
@@ -212,9 +233,9 @@ ClusterView observe(RedisAdmin& admin, const ClusterPods& pods, const std::vecto
   const auto& sentinels = byOrdinal(pods.sentinels, sentinelsCopy);
   ClusterView view;
   view.redis.reserve(redis.size());
-  for (const auto& p : redis) view.redis.push_back(observeRedis(admin, p, passwords));
+  for (const auto& p : redis) readRedis(admin, p, passwords, view.redis.emplace_back());
   view.sentinels.reserve(sentinels.size());
-  for (const auto& p : sentinels) view.sentinels.push_back(observeSentinel(admin, p));
+  for (const auto& p : sentinels) readSentinel(admin, p, view.sentinels.emplace_back());
   return view;
 }
 

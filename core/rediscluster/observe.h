@@ -8,6 +8,7 @@
 // informer cache), so this does not depend on informers or on the API server.
 // A node that cannot be reached, or refuses every password given, is recorded as such in
 // its entry; it never makes the whole view an error.
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -103,6 +104,20 @@ struct ClusterView {
   std::vector<const RedisNodeView*> masters() const;  // reachable nodes with role master
   bool anyFailoverInProgress() const;
 };
+
+// The pods' IPs (those that have one), as views into `nodes` (a ClusterView's redis or
+// sentinels): a cluster has a handful of pods, and both health and heal look IPs up on
+// every reconcile, so a scan beats building a set.
+using PodIps = std::vector<std::string_view>;
+template <class Nodes>
+PodIps podIps(const Nodes& nodes) {
+  PodIps ips;
+  ips.reserve(nodes.size());
+  for (const auto& n : nodes)
+    if (!n.pod.ip.empty()) ips.emplace_back(n.pod.ip);
+  return ips;
+}
+inline bool hasIp(const PodIps& ips, std::string_view ip) { return std::find(ips.begin(), ips.end(), ip) != ips.end(); }
 
 // passwords: the current password first, then older ones the nodes may still have (the
 // previous password during a change, "" for "none" while a first password is being set).

@@ -19,6 +19,7 @@
 #include "core/api/redis_cluster_types.h"
 #include "core/kube/informer.h"
 #include "core/kube/selector.h"
+#include "core/kube/time_text.h"
 #include "core/rediscluster/ensure.h"
 #include "core/rediscluster/observe.h"
 #include "core/rediscluster/passwords.h"
@@ -66,6 +67,9 @@ struct ClusterMemo {
   // the same stored cluster is again "nothing to write".
   ObjectPtr statusUnchangedFor;
   StatusReport statusReport;
+  // The clock's text for the conditions nextStatus() stamps: kept per cluster, as one
+  // cluster's passes never run at once (Rfc3339Text is not thread-safe).
+  Rfc3339Text statusTime;
 
   // The waits of the last pass: a wait is announced (Event "Waiting") when it begins, not
   // again on every requeue while it lasts — each announcement is an API write.

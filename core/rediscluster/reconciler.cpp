@@ -343,7 +343,7 @@ ReconcileResult Reconciler::reconcileValid(const Object& stored, ClusterState& s
       report.failedReason = "EnsureFailed";
       report.failedMessage = redact(e.message, passwords);
       report.observedGeneration = rc.generation();
-      (void)writeStatus(parsed, nextStatus(parsed.status, report, formatRfc3339(seams_.loop.wallMicros())));
+      (void)writeStatus(parsed, nextStatus(parsed.status, report, memo.statusTime.at(seams_.loop.wallMicros())));
     }
     return ReconcileResult::failed(e);
   }
@@ -387,7 +387,7 @@ ReconcileResult Reconciler::reconcileValid(const Object& stored, ClusterState& s
   Result<bool> wrote = false;
   if (memo.statusUnchangedFor != memo.stored || !(memo.statusReport == report)) {
     memo.statusUnchangedFor = nullptr;
-    wrote = writeStatus(parsed, nextStatus(parsed.status, report, formatRfc3339(seams_.loop.wallMicros())));
+    wrote = writeStatus(parsed, nextStatus(parsed.status, report, memo.statusTime.at(seams_.loop.wallMicros())));
     if (wrote && !*wrote) {
       memo.statusUnchangedFor = memo.stored;
       memo.statusReport = report;

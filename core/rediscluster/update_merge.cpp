@@ -11,9 +11,8 @@ namespace {
 
 const Object& at(const Object& o, std::string_view key) {
   static const Object kNull;
-  if (!o.is_object()) return kNull;
-  auto it = o.find(key);
-  return it == o.end() ? kNull : *it;
+  const Object* v = memberOf(o, key);  // a walk of metadata, labels, an owner reference
+  return v ? *v : kNull;
 }
 
 const Object& metaField(const Object& o, std::string_view key) { return at(at(o, "metadata"), key); }
@@ -99,8 +98,8 @@ bool containsFields(const Object& want, const Object& have) {
   if (want.is_object()) {
     if (!have.is_object()) return false;
     for (auto it = want.begin(); it != want.end(); ++it) {
-      auto h = have.find(it.key());
-      if (h == have.end()) {
+      const Object* h = memberOf(have, it.key());
+      if (!h) {
         if (!it->is_null()) return false;
         continue;
       }

@@ -119,6 +119,18 @@ TEST(ObjectMeta, MemberOfFindsWhatFindFinds) {
       EXPECT_EQ(memberOf(o, key), it == o.end() ? nullptr : &*it) << withEmpty << " " << key;
     }
   }
+  // The walk stops at the first key whose first byte is past key's: keys around that edge,
+  // the empty key and bytes above 0x7f (compared unsigned, as the map orders them).
+  Object meta = {{"annotations", 1}, {"creationTimestamp", 2}, {"generateName", 3}, {"labels", 4},
+                 {"name", 5},        {"namespace", 6},         {"uid", 7},          {"\xc3\xa9t\xc3\xa9", 8}};
+  for (bool withEmpty : {false, true}) {
+    if (withEmpty) meta[""] = 0;
+    for (const std::string key : {"deletionTimestamp", "name", "namespace", "names", "uid", "uie", "u", "", "a",
+                                  "\xc3\xa9t\xc3\xa9", "\xc3", "\xff", "zzz", "labels", "label"}) {
+      auto it = meta.find(key);
+      EXPECT_EQ(memberOf(meta, key), it == meta.end() ? nullptr : &*it) << withEmpty << " " << key;
+    }
+  }
   EXPECT_EQ(memberOf(Object("text"), "a"), nullptr);
   EXPECT_EQ(memberOf(Object::array({1}), "a"), nullptr);
   EXPECT_EQ(meta::fieldView(Object{{"metadata", {{"name", "n"}}}}, "name"), "n");

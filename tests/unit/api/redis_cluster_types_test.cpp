@@ -251,6 +251,12 @@ TEST(RedisClusterTypes, NullKnownFieldsReadAsUnsetAndStayNull) {
   EXPECT_TRUE(rc.spec.password.empty());
   EXPECT_EQ(rc.spec.sentinel.replicas, 0);
   EXPECT_EQ(toObject(rc), o);
+  // A value given to a field carried over as null replaces the null.
+  rc.spec.password = "now";
+  rc.spec.size = 4;
+  Object written = toObject(rc);
+  EXPECT_EQ(written["spec"]["password"], "now");
+  EXPECT_EQ(written["spec"]["size"], 4);
 }
 
 // Adds an unknown field to every object the typed structs model.

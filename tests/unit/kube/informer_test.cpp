@@ -291,5 +291,29 @@ TEST_F(InformerTest, CachesTheWatchedVersionWithoutCopyingIt) {
   EXPECT_EQ(inf->get("default", "a").get(), stored->get());
 }
 
+// get() builds its key on the stack when it fits: names on both sides of that, and a
+// cluster-scoped resource (whose namespace is ignored).
+TEST_F(InformerTest, GetFindsNamesOfEveryLengthAndIgnoresTheNamespaceOfClusterScoped) {
+  auto inf = make();
+  inf->start();
+  std::vector<std::string> names;
+  for (std::size_t len : {1, 100, 119, 120, 121, 200}) names.push_back(std::string(len, 'n'));
+  for (const auto& n : names) put(n, "v" + std::to_string(n.size()));
+  settle();
+  for (const auto& n : names) {
+    EXPECT_EQ(cached(*inf, n), "v" + std::to_string(n.size())) << n.size();
+    EXPECT_EQ(inf->get("default", n + "x"), nullptr) << n.size();
+    EXPECT_EQ(inf->get("other", n), nullptr) << n.size();
+    EXPECT_EQ(inf->get("", n), nullptr) << n.size();
+  }
+  Informer nodes(store, loop, res::nodes, {}, log);
+  nodes.start();
+  ASSERT_TRUE(store.create(res::nodes, {{"apiVersion", "v1"}, {"kind", "Node"}, {"metadata", {{"name", "node-a"}}}}).ok());
+  settle();
+  EXPECT_NE(nodes.get("", "node-a"), nullptr);
+  EXPECT_NE(nodes.get("default", "node-a"), nullptr);
+  EXPECT_EQ(nodes.get("", "node-b"), nullptr);
+}
+
 }  // namespace
 }  // namespace kun

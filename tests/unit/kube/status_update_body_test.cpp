@@ -21,6 +21,11 @@ TEST(StatusUpdateBody, IdentityVersionAndStatusOnly) {
   EXPECT_EQ(statusUpdateBody(Object::parse(R"({"kind": "Node", "metadata": {"uid": "u", "name": "n", "labels": {}}})"),
                              Object{{"phase", "x"}}),
             Object::parse(R"({"kind": "Node", "metadata": {"name": "n", "uid": "u"}, "status": {"phase": "x"}})"));
+  // A null member is kept as it is; metadata that is not an object gives none of its fields.
+  EXPECT_EQ(statusUpdateBody(Object::parse(R"({"kind": null, "metadata": "x", "zz": 1})"), Object(1)),
+            Object::parse(R"({"kind": null, "metadata": {}, "status": 1})"));
+  EXPECT_EQ(statusUpdateBody(Object::parse(R"({"metadata": {"uid": "u", "name": null}})"), Object()),
+            Object::parse(R"({"metadata": {"name": null, "uid": "u"}, "status": null})"));
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include <limits>
 #include <sstream>
+#include <type_traits>
 
 #include "core/redis/sentinel_parser.h"
 #include "fakeapi/redis/sim_redis_admin.h"
@@ -80,6 +81,14 @@ void expectSame(SimWorld& w, const RedisEndpoint& ep, const Argv& argv, Parsed (
   }
   ++streamedCount;
   EXPECT_EQ(describe((reader.*take)()), describe(parse(*reply))) << ep.toString() << " " << argv[1];
+  if constexpr (std::is_same_v<Parsed, Result<Info>>) {  // takeOne into the caller's Info reads the same
+    SentinelReader<Info> again;
+    ASSERT_TRUE(admin.sentinelInstances(ep, argv, again).ok());
+    Info into;
+    const Status taken = again.takeOne(into);
+    EXPECT_EQ(taken.ok() ? describe(into) : "error " + taken.error().message, describe(parse(*reply)))
+        << ep.toString() << " " << argv[1];
+  }
 }
 
 void expectSameEverywhere(SimWorld& w, int sentinels) {
@@ -96,6 +105,26 @@ void expectSameEverywhere(SimWorld& w, int sentinels) {
                                  &SentinelReader<SentinelPeerInfo>::takeAll);
     expectSame<SentinelMasterInfo>(w, ep, {"SENTINEL", "MASTERS"}, parseSentinelMasters,
                                    &SentinelReader<SentinelMasterInfo>::takeAll);
+  }
+}
+
+// assign() over flags already set reads as parse() into fresh ones.
+TEST(SentinelInstances, FlagsAssignedOverOthersReadAsParsed) {
+  auto all = [](const SentinelFlags& f) {
+    return std::vector<bool>{f.master,     f.slave,        f.sentinel,           f.sDown,
+                             f.oDown,      f.masterDown,   f.disconnected,       f.failoverInProgress,
+                             f.promoted,   f.reconfSent,   f.reconfInprog,       f.reconfDone,
+                             f.forceFailover};
+  };
+  const std::string every =
+      "master,slave,sentinel,s_down,o_down,master_down,disconnected,failover_in_progress,promoted,reconf_sent,"
+      "reconf_inprog,reconf_done,force_failover";
+  ASSERT_EQ(all(SentinelFlags::parse(every)), std::vector<bool>(13, true));
+  for (const std::string text : {"", "slave", "master,s_down,odd", "sentinel,,disconnected", "x"}) {
+    SentinelFlags f = SentinelFlags::parse(every);
+    f.assign(text);
+    EXPECT_EQ(all(f), all(SentinelFlags::parse(text))) << text;
+    EXPECT_EQ(f.text, text);
   }
 }
 
