@@ -12,6 +12,9 @@
 //   reconfiguration of the others (parallel-syncs), +switch-master, and configuration
 //   propagation to the other sentinels by hello messages carrying the config epoch;
 // - TILT when the timer sees time jump (e.g. after the process was hung);
+// - (the simulator's own economy) the timer's periods come from a random stream of their
+//   own, so the tick times are known ahead: a tick that would find nothing due is passed by
+//   without an event, and runs would be the same tick for tick if it were not (check mode);
 // - instances that disappear stay listed (s_down) until SENTINEL RESET.
 // Events (+sdown, +odown, +switch-master, ...) go to the trace as Sentinel logs them, and
 // to subscribers of the event's channel.
