@@ -86,7 +86,7 @@ Duration SentinelNode::drawTickPeriod() {
 void SentinelNode::timer() {
   const std::int64_t now = mstime();
   ++ticksRun_;
-  if (checkPlans_ && tickAt_ < wantAt_) {
+  if (checkPlans_ && tickAt_ < wantAt_ && tickAt_ != tieAt_) {
     ++ticksPassed_;
     if (tilt_ || now >= wake_) ++planMisses_;  // the rule would pass by a tick that acts
   }
@@ -150,6 +150,9 @@ void SentinelNode::rewake() {
   // Only while the event waits (not once it fired into a hung process's inbox, or is firing
   // now: a tick at this very time ran before what runs now).
   const TimePoint now = loop().now();
+  // Check mode: a tick due at this very time, which the rule counts as run before what runs
+  // now, still runs after it: not a tick the rule passed by.
+  if (checkPlans_ && now == tickAt_) tieAt_ = now;
   if (state() != State::Running || now >= wantAt_ || now >= tickAt_ || tickIdx_ == 0) return;
   const auto [idx, at] = firstActingTick(now);
   if (at >= wantAt_) return;
@@ -160,11 +163,12 @@ void SentinelNode::rewake() {
 
 void SentinelNode::onHang() {
   // A stopped process's next tick waits in its inbox and runs late, on SIGCONT: that is the
-  // first tick after now, whatever the plans say (it sees the time jump: TILT).
+  // first tick from now on, whatever the plans say (it sees the time jump: TILT). A tick due
+  // at this very time counts as after the stop (faults are scheduled long before).
   const TimePoint now = loop().now();
-  if (now >= tickAt_ || tickIdx_ == 0) return;
-  // tickAt_ > now is among the ticks drawn.
-  const auto it = std::upper_bound(tickTimes_.begin(), tickTimes_.end(), now);
+  if (now > tickAt_ || tickIdx_ == 0) return;
+  // tickAt_ >= now is among the ticks drawn.
+  const auto it = std::lower_bound(tickTimes_.begin(), tickTimes_.end(), now);
   wantAt_ = *it;
   wantMs_ = kAlways;  // no rewake while stopped
   if (!checkPlans_) setTick(static_cast<std::size_t>(it - tickTimes_.begin()) + 1, *it);

@@ -356,6 +356,7 @@ class SentinelNode final : public SimProcess {
   TimerId tickEvent_ = 0;
   std::size_t tickIdx_ = 0;
   TimePoint tickAt_{}, wantAt_{};
+  TimePoint tieAt_ = TimePoint::min();  // check mode: see rewake
   std::int64_t wantMs_ = kAlways;
   bool inTick_ = false;
   std::uint64_t ticksPassed_ = 0, ticksRun_ = 0;
