@@ -332,7 +332,6 @@ std::shared_ptr<const rediscluster::ClusterView> ScenarioWorld::observe(const ap
   const bool base = d.view && d.baseAtView == d.baseNow;
   const auto kept = [&](const PodSeen& seen) { return base && seen.viewed && seen.atView == seen.now; };
   // A kept pod's entry is at the index it had in the kept view (pods may have moved since).
-
   // When nobody else holds the kept view (made here, never const), its entries are moved
   // rather than copied.
   rediscluster::ClusterView* old =

@@ -22,10 +22,4 @@ std::string stampDesiredHash(Object& obj);
 // The live object's annotation ("" when absent).
 std::string recordedHash(const Object& live);
 
-namespace detail {
-// Appends obj.dump() to out, for what it writes exactly as dump() does; false (out then
-// holds a part) for a float, binary data or a string with a byte above 0x7f.
-bool plainDump(const Object& obj, std::string& out);
-}  // namespace detail
-
 }  // namespace kun::rediscluster

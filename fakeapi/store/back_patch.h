@@ -4,8 +4,9 @@
 // back to it). Found in one walk of both trees: object members are merged in key order
 // (both sides are sorted maps), equal members cost one comparison and only the path to a
 // difference is built. Objects and arrays of the same length are descended into (an
-// element's token is its index); other arrays and scalars that differ are replaced whole. Plain structs rather than RFC 6902 JSON: building and freeing a JSON op
-// per difference cost more than finding it.
+// element's token is its index); other arrays and scalars that differ are replaced whole.
+// Plain structs rather than RFC 6902 JSON: building and freeing a JSON op per difference
+// cost more than finding it.
 #include <cstdint>
 #include <string>
 #include <string_view>

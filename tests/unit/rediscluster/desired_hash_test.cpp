@@ -1,15 +1,11 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
-#include <limits>
 #include <set>
-
-#include <fmt/format.h>
 
 #include "core/api/redis_cluster_defaults.h"
 #include "core/rediscluster/desired_hash.h"
 #include "core/rediscluster/generate.h"
-#include "core/runtime/random.h"
 #include "tests/unit/rediscluster/cluster_fixture.h"
 
 namespace kun::rediscluster {
@@ -19,36 +15,6 @@ TEST(DesiredHash, IsFnv1aOverTheCanonicalDump) {
   // Computed independently: FNV-1a 64 of {"kind":"ConfigMap","metadata":{"name":"x"}}.
   const Object o = Object::parse(R"({"metadata":{"name":"x"},"kind":"ConfigMap"})");
   EXPECT_EQ(desiredHash(o), "09f68d5bcbfe6833");
-}
-
-// desiredHash writes the dump itself where it can: the same text as dump(), or a refusal.
-TEST(DesiredHash, PlainDumpWritesWhatDumpWrites) {
-  auto same = [](const Object& o) {
-    std::string text = "prefix";
-    ASSERT_TRUE(detail::plainDump(o, text)) << o.dump();
-    EXPECT_EQ(text, "prefix" + o.dump());
-  };
-  for (const auto& d : desiredObjects(test::cluster({{"password", "abc\"def\\g\n"},
-                                                      {"config", {{"maxmemory", "1gb"}}},
-                                                      {"exporter", {{"enabled", true}}}})))
-    same(d.object);
-  std::string controls;
-  for (int c = 0; c < 0x80; ++c) controls += static_cast<char>(c);
-  same(Object{{"", nullptr},
-              {"controls", controls},
-              {"empty", Object::object()},
-              {"list", Object::array()},
-              {"nested", {{"a", {1, -2, true, false, nullptr, "x", Object::array({Object::object()})}}}},
-              {"ints", {std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::uint64_t>::max(), 0}},
-              {"k\x01\"\\", "v"}});
-  std::string out;
-  EXPECT_FALSE(detail::plainDump(Object{{"f", 1.5}}, out));
-  EXPECT_FALSE(detail::plainDump(Object{{"s", "caf\xc3\xa9"}}, out));
-  EXPECT_FALSE(detail::plainDump(Object{{"caf\xc3\xa9", 1}}, out));
-  EXPECT_FALSE(detail::plainDump(Object::binary({1, 2}), out));
-  // What it refuses is hashed over dump(): the same hash either way.
-  const Object mixed{{"f", 1.5}, {"s", "caf\xc3\xa9"}};
-  EXPECT_EQ(desiredHash(mixed), fmt::format("{:016x}", fnv1a64(mixed.dump())));
 }
 
 TEST(DesiredHash, IgnoresItsOwnAnnotationAndStampingIsIdempotent) {
