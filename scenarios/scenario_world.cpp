@@ -281,16 +281,15 @@ ScenarioWorld::Nodes ScenarioWorld::lookUpNodes(const RedisEndpoint& ep, int por
 redissim::ViewHash ScenarioWorld::viewDigest(const api::RedisCluster& rc) {
   const auto& p = pods(rc);
   Derived& derived = derivedOf(rc);
-  auto& redis = world_->redis();
   NetworkModel& net = world_->net();
   if (!harnessNode_) harnessNode_ = net.intern(kHarnessIp);
   const NetNodeId harness = *harnessNode_;
   redissim::ViewHash d;
   redissim::digest(d, rc.spec.password, p.redis.size(), p.sentinels.size());
   derived.baseNow = d;
-  static const std::string masterName(rediscluster::layout::kMasterName);
   // Each pod's part on its own (observe asks again only the pods whose part moved), then
-  // mixed into the whole.
+  // mixed into the whole. A process' own digest is kept while its view version stays
+  // (ownDigest).
   const auto process = [&](const rediscluster::PodInfo& pod, PodSeen& seen, int port) {
     redissim::ViewHash one;
     one.add(seen.identity.a);
@@ -300,13 +299,12 @@ redissim::ViewHash ScenarioWorld::viewDigest(const api::RedisCluster& rc) {
         seen.ep = RedisEndpoint{pod.ip, port};
         seen.interned = true;
       }
-      const redissim::SimProcess* listener = redis.fabric().listener(seen.ep);
+      const redissim::SimProcess* listener = listenerAt(seen);
       redissim::digest(one, net.probe(harness, seen.ip), net.probe(seen.ip, harness),
                        listener ? listener->procId() : 0, listener ? listener->incarnation() : 0);
       const auto [n, s] = nodesAt(seen, port, listener);
       redissim::digest(one, n != nullptr, s != nullptr);
-      if (n) n->appendViewDigest(one);
-      if (s) s->appendViewDigest(masterName, one);
+      if (n || s) one.add(ownDigest(seen, n, s));
     }
     seen.now = one;
     d.add(one.a);
@@ -316,6 +314,51 @@ redissim::ViewHash ScenarioWorld::viewDigest(const api::RedisCluster& rc) {
   for (std::size_t i = 0; i < p.sentinels.size(); ++i)
     process(p.sentinels[i], derived.sentinelSeen[i], rediscluster::layout::kSentinelPort);
   return d;
+}
+
+const redissim::SimProcess* ScenarioWorld::listenerAt(PodSeen& seen) {
+  const redissim::Fabric& fabric = world_->redis().fabric();
+  if (seen.listenerAt == fabric.listenerChanges()) {
+    if (opts_.verifyViewCache) {
+      ++viewCheck_.compared;
+      if (fabric.listener(seen.ep) != seen.listener && viewCheck_.mismatches.size() < 5)
+        viewCheck_.mismatches.push_back(fmt::format("at {} ms: the listener kept for {}:{} is not the one there",
+                                                    sinceStartMillis(loop().now()), seen.ep.host, seen.ep.port));
+    }
+    return seen.listener;
+  }
+  seen.listenerAt = fabric.listenerChanges();
+  seen.listener = fabric.listener(seen.ep);
+  return seen.listener;
+}
+
+std::uint64_t ScenarioWorld::ownDigest(PodSeen& seen, const redissim::RedisNode* n, const redissim::SentinelNode* s) {
+  static const std::string masterName(rediscluster::layout::kMasterName);
+  const redissim::SimProcess& p = n ? static_cast<const redissim::SimProcess&>(*n) : *s;
+  const auto fresh = [&] {
+    redissim::ViewHash h;
+    if (n) n->appendViewDigest(h);
+    else s->appendViewDigest(masterName, h);
+    return h;
+  };
+  // What the digest reads besides the fields the view version covers: the process' state,
+  // and a redis-server's loading (it ends with the clock, not with a write).
+  PodSeen::Own& own = seen.own;
+  const std::uint64_t version = n ? n->viewVersion() : s->viewVersion();
+  const bool loading = n && n->loading();
+  if (own.proc == p.procId() && own.incarnation == p.incarnation() && own.version == version && own.state == p.state() &&
+      own.loading == loading) {
+    if (opts_.verifyViewCache) {
+      ++viewCheck_.compared;
+      if (fresh() != own.digest && viewCheck_.mismatches.size() < 5)
+        viewCheck_.mismatches.push_back(fmt::format("at {} ms: {} changed what its view reads without moving its "
+                                                    "view version",
+                                                    sinceStartMillis(loop().now()), p.traceName()));
+    }
+    return own.digest.a;
+  }
+  own = {p.procId(), p.incarnation(), version, p.state(), loading, fresh()};
+  return own.digest.a;
 }
 
 std::shared_ptr<const rediscluster::ClusterView> ScenarioWorld::observe(const api::RedisCluster& rc) {

@@ -124,8 +124,21 @@ class ScenarioWorld final : public chaos::OperatorControl {
     bool interned = false;
     NetNodeId ip = 0;
     RedisEndpoint ep;
+    // The process listening at ep, as the fabric answered while its listenerChanges()
+    // read listenerAt.
+    std::optional<std::uint64_t> listenerAt;
+    const redissim::SimProcess* listener = nullptr;
     redissim::ProcId proc = 0;  // the listener `nodes` were found for (0: none kept)
     Nodes nodes;
+    // The process' own digest (appendViewDigest) and what it was made at: made again only
+    // when one of these moved (see RedisNode/SentinelNode::viewVersion).
+    struct Own {
+      redissim::ProcId proc = 0;  // the RedisNode's or SentinelNode's (0: none kept)
+      std::uint64_t incarnation = 0, version = 0;
+      redissim::SimProcess::State state{};
+      bool loading = false;
+      redissim::ViewHash digest;
+    } own;
     // This pod's part of the last viewDigest, and of the one the kept view was made at
     // (viewed: the kept view has this pod's entry, made while the same pods were listed).
     redissim::ViewHash now, atView;
@@ -137,6 +150,10 @@ class ScenarioWorld final : public chaos::OperatorControl {
   // is looked for only at the redis port); kept per pod while the same process listens.
   Nodes nodesAt(PodSeen& seen, int port, const redissim::SimProcess* listener);
   Nodes lookUpNodes(const RedisEndpoint& ep, int port) const;
+  // The fabric's listener at seen.ep, asked again only when its listeners changed.
+  const redissim::SimProcess* listenerAt(PodSeen& seen);
+  // n's or s's appendViewDigest as kept in seen.own, made again only when it may have moved.
+  std::uint64_t ownDigest(PodSeen& seen, const redissim::RedisNode* n, const redissim::SentinelNode* s);
   // A pod of the last list, and which of the cluster's two selectors match it.
   struct PodMatch {
     ObjectPtr pod;

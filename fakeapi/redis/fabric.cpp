@@ -13,6 +13,7 @@ ProcId Fabric::attach(SimProcess* p) {
 }
 
 void Fabric::detach(ProcId id) {
+  ++listenerChanges_;
   processDown(id);
   for (auto it = listeners_.begin(); it != listeners_.end();) {
     if (it->second == id)
@@ -25,9 +26,13 @@ void Fabric::detach(ProcId id) {
 
 SimProcess* Fabric::process(ProcId id) const { return id < procs_.size() ? procs_[id] : nullptr; }
 
-void Fabric::listen(const RedisEndpoint& ep, ProcId id) { listeners_[ep] = id; }
+void Fabric::listen(const RedisEndpoint& ep, ProcId id) {
+  ++listenerChanges_;
+  listeners_[ep] = id;
+}
 
 void Fabric::unlisten(const RedisEndpoint& ep, ProcId id) {
+  ++listenerChanges_;
   auto it = listeners_.find(ep);
   if (it != listeners_.end() && it->second == id) listeners_.erase(it);
 }

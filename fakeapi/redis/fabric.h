@@ -75,6 +75,9 @@ class Fabric {
   void listen(const RedisEndpoint& ep, ProcId id);
   void unlisten(const RedisEndpoint& ep, ProcId id);
   SimProcess* listener(const RedisEndpoint& ep) const;
+  // Moves whenever listener() may answer otherwise for some endpoint (listen, unlisten,
+  // detach): a reader may keep what it answered while this stays.
+  std::uint64_t listenerChanges() const { return listenerChanges_; }
   // The process went down (crash, stop): every connection it has, either side, is reset.
   void processDown(ProcId id);
 
@@ -147,6 +150,7 @@ class Fabric {
   // without a search, and walking it visits connections in id order.
   std::vector<SimProcess*> procs_{nullptr};  // id 0: no process
   std::unordered_map<RedisEndpoint, ProcId, EndpointHash> listeners_;
+  std::uint64_t listenerChanges_ = 0;
   std::vector<std::unique_ptr<Conn>> conns_{1};  // id 0: no connection
 };
 

@@ -59,7 +59,7 @@ void RedisNode::onBoot() {
     port_ = port;
     fabric().listen(endpoint(), procId());
   }
-  refreshHotConfig();
+  refreshHotConfig();  // counts as a view change (viewVersion)
   runId_ = hexId(rng_);
   bootMs_ = nowMs();
   replId_ = hexId(rng_);
@@ -111,6 +111,7 @@ void RedisNode::onDown() {
   // What was written to the AOF survives the process (see redis_persistence.cpp).
   if (!powerLost_) flushAof();
   record(powerLost_ ? "process lost with its machine" : "process exited");
+  viewChanged();
   clients_.clear();
   channels_.clear();
   replicas_.clear();
@@ -198,6 +199,7 @@ RedisReply RedisNode::executeAdmin(const Argv& argv, const std::string& password
 }
 
 void RedisNode::refreshHotConfig() {
+  viewChanged();
   hot_.backlogSize = config_.integer("repl-backlog-size");
   hot_.minReplicas = config_.integer("min-replicas-to-write");
   hot_.minLag = config_.integer("min-replicas-max-lag");

@@ -105,6 +105,12 @@ class RedisNode final : public SimProcess {
   // not offsets, lags or ages. While this stays the same, so does every verdict drawn from
   // INFO replication, so a reader may keep what it derived (the harness's sampler does).
   void appendViewDigest(ViewHash& out) const;
+  // Moves whenever what appendViewDigest reads, or the replica side of the readiness
+  // probe's inputs (role, link, requirepass), may have changed — apart from the process'
+  // state and loading(), which depends on the clock: a reader compares those, and the
+  // incarnation, itself. While it stays, a reader may keep what it derived (the harness's
+  // sampler and the readiness poll do, and check it with their verify options).
+  std::uint64_t viewVersion() const { return viewVersion_; }
 
  protected:
   void onBoot() override;
@@ -176,6 +182,8 @@ class RedisNode final : public SimProcess {
     std::vector<std::int64_t> saveRules;  // "save": the numbers it lists, in order
   };
   void refreshHotConfig();
+  // A field viewVersion covers was (or may have been) written.
+  void viewChanged() { ++viewVersion_; }
   void recountData();
 
   // dispatch (redis_node.cpp)
@@ -311,6 +319,7 @@ class RedisNode final : public SimProcess {
   std::string masterHost_;
   int masterPort_ = 0;
   MasterLink link_;
+  std::uint64_t viewVersion_ = 0;
   bool psyncCached_ = false;  // we know a replid/offset worth a partial resync
 
   // FAILOVER command

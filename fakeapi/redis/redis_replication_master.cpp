@@ -85,6 +85,7 @@ void RedisNode::shiftReplicationId() {
   replId2_ = replId_;
   secondReplOffset_ = replOffset_ + 1;
   replId_ = hexId(rng_);
+  viewChanged();
 }
 
 std::int64_t RedisNode::rdbSizeBytes() const {
@@ -160,6 +161,7 @@ RedisReply RedisNode::cmdPsync(Client& cl, ConnId c, RequestId r, const Argv& ar
     info.state = ReplicaInfo::State::Online;
     info.ackOffset = off - 1;
     replicas_[c] = std::move(info);
+    viewChanged();
     record(fmt::format("partial resync accepted for replica {} from offset {}", replicas_[c].ip, off));
     // +CONTINUE, then the missing part of the stream, in order on this connection.
     fabric().reply(c, r, RedisReply::status("CONTINUE " + replId_));
@@ -175,6 +177,7 @@ RedisReply RedisNode::cmdPsync(Client& cl, ConnId c, RequestId r, const Argv& ar
   info.psyncReq = r;
   record(fmt::format("full resync requested by replica {} ({} {})", info.ip, wantId, off));
   replicas_[c] = std::move(info);
+  viewChanged();
   *deferred = true;  // +FULLRESYNC is sent when the transfer starts
   if (!fullSyncScheduled_) {
     fullSyncScheduled_ = true;
@@ -195,6 +198,7 @@ void RedisNode::startFullSync() {
   for (auto& [c, r] : replicas_) {
     if (r.state != ReplicaInfo::State::WaitBgsave) continue;
     r.state = ReplicaInfo::State::SendBulk;
+    viewChanged();
     fabric().reply(c, r.psyncReq, RedisReply::status(fmt::format("FULLRESYNC {} {}", replId_, offset)));
     const ConnId conn = c;
     const std::string id = replId_;
@@ -223,6 +227,7 @@ void RedisNode::finishTransfer(ConnId c, std::shared_ptr<const Dataset> snapshot
   r.pendingStream.clear();
   r.pendingOffsets.clear();
   r.state = ReplicaInfo::State::Online;
+  viewChanged();
   r.ackOffset = offset;
   r.lastAckMs = nowMs();
   record(fmt::format("replica {}:{} online after full sync", r.ip, r.port));
@@ -234,6 +239,7 @@ void RedisNode::dropReplica(ConnId c) {
   if (it == replicas_.end()) return;
   record(fmt::format("connection with replica {}:{} lost", it->second.ip, it->second.port));
   replicas_.erase(it);
+  viewChanged();
   if (replicas_.empty()) noReplicasSinceMs_ = nowMs();
   refreshGoodReplicas();
 }
@@ -255,7 +261,9 @@ void RedisNode::refreshGoodReplicas() {
     const std::int64_t lag = (nowMs() - r.lastAckMs) / 1000;
     if (lag <= maxLag) ++good;
   }
+  if (good == goodReplicas_) return;
   goodReplicas_ = good;
+  viewChanged();
 }
 
 void RedisNode::masterCron() {
@@ -279,6 +287,7 @@ void RedisNode::masterCron() {
   const std::int64_t ttl = hot_.replBacklogTtl * 1000;
   if (isMaster() && replicas_.empty() && backlogActive_ && ttl > 0 && now - noReplicasSinceMs_ > ttl) {
     replId_ = hexId(rng_);
+    viewChanged();
     replId2_ = std::string(40, '0');
     secondReplOffset_ = -1;
     backlogActive_ = false;
@@ -344,6 +353,7 @@ RedisReply RedisNode::cmdFailover(Client&, ConnId, RequestId, const Argv& argv, 
     }
   }
   failoverState_ = FailoverState::WaitForSync;
+  viewChanged();
   failoverHost_ = host;
   failoverPort_ = port;
   failoverForce_ = force;
@@ -367,6 +377,7 @@ void RedisNode::failoverCron() {
   }
   if (!caughtUp && !expired) return;
   failoverState_ = FailoverState::InProgress;
+  viewChanged();
   record(fmt::format("FAILOVER: handing over to {}:{}", failoverHost_, failoverPort_));
   setMaster(failoverHost_, failoverPort_);
   link_.failoverPsync = true;
@@ -376,6 +387,7 @@ void RedisNode::abortFailover(const std::string& why) {
   record(why);
   if (failoverState_ == FailoverState::InProgress && !isMaster()) unsetMaster();
   failoverState_ = FailoverState::None;
+  viewChanged();
   releasePausedWrites();
 }
 

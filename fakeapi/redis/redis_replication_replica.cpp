@@ -37,6 +37,7 @@ void RedisNode::setMaster(const std::string& host, int port) {
   if (link_.conn != 0) fabric().close(link_.conn);
   masterHost_ = host;
   masterPort_ = port;
+  viewChanged();
   config_.load("replicaof", host + " " + std::to_string(port));
   // A former master resumes from its own history: PSYNC with its replid and offset.
   if (wasMaster) psyncCached_ = true;
@@ -52,6 +53,7 @@ void RedisNode::unsetMaster() {
   if (link_.conn != 0) fabric().close(link_.conn);
   masterHost_.clear();
   masterPort_ = 0;
+  viewChanged();
   config_.load("replicaof", "");
   link_ = MasterLink{};
   // New history from here: the old replid stays valid for replicas up to this offset.
@@ -64,6 +66,7 @@ void RedisNode::unsetMaster() {
 void RedisNode::connectToMaster() {
   const std::uint64_t attempt = ++link_.attempt;
   link_.state = LinkState::Connecting;
+  viewChanged();
   link_.stateSinceMs = nowMs();
   ClientHandlers h;
   h.onConnect = [this, attempt](bool okc) {
@@ -72,10 +75,12 @@ void RedisNode::connectToMaster() {
       record(fmt::format("error connecting to MASTER {}:{}: connection refused", masterHost_, masterPort_));
       link_.conn = 0;
       link_.state = LinkState::Connect;
+      viewChanged();
       link_.stateSinceMs = nowMs();
       return;
     }
     link_.state = LinkState::Handshake;
+    viewChanged();
     link_.stateSinceMs = nowMs();
     link_.lastIoMs = nowMs();
     sendHandshake(attempt, 0, {"PING"});
@@ -141,6 +146,7 @@ void RedisNode::handshakeStep(std::uint64_t attempt, int step, RedisReply reply)
       if (reply.isError()) return giveUp("unexpected reply to PSYNC from master: " + reply.str);
       if (reply.str.rfind("FULLRESYNC ", 0) == 0) {
         link_.state = LinkState::Sync;
+        viewChanged();
         link_.stateSinceMs = nowMs();
         link_.syncReplId = reply.str.substr(11, 40);
         record("full resync from master: " + reply.str.substr(11));
@@ -157,6 +163,7 @@ void RedisNode::handshakeStep(std::uint64_t attempt, int step, RedisReply reply)
         }
         if (!backlogActive_) createBacklog();
         link_.state = LinkState::Connected;
+        viewChanged();  // and the replid and failover state below
         link_.stateSinceMs = nowMs();
         link_.downSinceMs = 0;
         record("successful partial resynchronization with master");
@@ -188,6 +195,7 @@ void RedisNode::linkLost(const std::string& why) {
   const bool failingOver = link_.failoverPsync && failoverState_ == FailoverState::InProgress;
   ++link_.attempt;
   link_.state = LinkState::Connect;
+  viewChanged();
   link_.stateSinceMs = nowMs();
   if (failingOver) abortFailover("FAILOVER target unreachable: resuming as master");
 }
@@ -204,6 +212,7 @@ void RedisNode::onMasterPush(std::uint64_t attempt, const RedisReply& msg) {
       data_.emplace(msg.elements[i].str, msg.elements[i + 1].str);
     recountData();
     replId_ = msg.elements[0].str;
+    viewChanged();  // and the link and failover state below
     replId2_ = kZeroId;
     secondReplOffset_ = -1;
     replOffset_ = msg.integer;

@@ -26,6 +26,7 @@ std::string SentinelNode::voteLeader(Instance& m, std::uint64_t reqEpoch, const 
     event("+new-epoch", &m, std::to_string(currentEpoch_));
   }
   if (m.leaderEpoch < reqEpoch && currentEpoch_ <= reqEpoch) {
+    viewChanged();
     m.leader = reqRunid;
     m.leaderEpoch = currentEpoch_;
     event("+vote-for-leader", &m, fmt::format("{} {}", m.leader, m.leaderEpoch));
@@ -65,6 +66,7 @@ std::string SentinelNode::getLeader(Instance& m, std::uint64_t epoch) {
 }
 
 void SentinelNode::startFailover(Instance& m) {
+  viewChanged();
   m.failoverState = kWaitStart;
   m.flags |= kFailoverInProgress;
   m.failoverEpoch = ++currentEpoch_;
@@ -118,6 +120,7 @@ SentinelNode::Instance* SentinelNode::selectSlave(Instance& m) {
 }
 
 void SentinelNode::abortFailover(Instance& m) {
+  viewChanged();
   m.flags &= ~(kFailoverInProgress | kForceFailover);
   m.failoverState = kNone;
   m.failoverStateChangeTime = mstime();
@@ -157,6 +160,7 @@ void SentinelNode::failoverSelectSlave(Instance& m) {
     return;
   }
   event("+selected-slave", s);
+  viewChanged();
   s->flags |= kPromoted;
   m.promotedSlave = s;
   m.failoverState = kSendSlaveofNoone;

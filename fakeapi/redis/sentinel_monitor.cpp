@@ -178,6 +178,7 @@ void SentinelNode::checkTilt(std::int64_t now) {
   const std::int64_t delta = now - previousTime_;
   if (delta < 0 || delta > kTiltTrigger) {
     tilt_ = true;
+    viewChanged();
     tiltStart_ = now;
     unplanAll();
     event("+tilt", nullptr, "#tilt mode entered");
@@ -358,6 +359,7 @@ void SentinelNode::noteSentinelCommand(std::string_view sub) {
   for (std::string_view r : kReadOnly)
     if (isName(sub, r)) return;
   unplanAll();
+  viewChanged();  // SET, REMOVE, ... write what the views read
 }
 
 void SentinelNode::handleInstance(Instance& ri) {
@@ -366,6 +368,7 @@ void SentinelNode::handleInstance(Instance& ri) {
   if (tilt_) {
     if (mstime() - tiltStart_ < kTiltPeriod) return;
     tilt_ = false;
+    viewChanged();
     event("-tilt", nullptr, "#tilt mode exited");
   }
   checkSdown(ri);
@@ -386,7 +389,7 @@ void SentinelNode::closeCc(Instance& ri) {
   ri.link.cc = 0;
   ++ri.link.ccGen;
   ri.link.pendingCommands = 0;
-  ri.link.disconnected = true;
+  setViewed(ri.link.disconnected, true);
 }
 
 void SentinelNode::closePc(Instance& ri) {
@@ -395,7 +398,7 @@ void SentinelNode::closePc(Instance& ri) {
   fabric().close(ri.link.pc);
   ri.link.pc = 0;
   ++ri.link.pcGen;
-  ri.link.disconnected = true;
+  setViewed(ri.link.disconnected, true);
 }
 
 template <class F>
@@ -446,7 +449,7 @@ void SentinelNode::reconnect(Instance& ri) {
       if (!x || x->link.ccGen != gen) return;
       x->link.cc = 0;
       x->link.pendingCommands = 0;
-      x->link.disconnected = true;
+      setViewed(x->link.disconnected, true);
       unplanAll();  // its master's plan looks at a sentinel's link
     };
     h.onConnect = [lost](bool okc) {
@@ -466,7 +469,7 @@ void SentinelNode::reconnect(Instance& ri) {
       Instance* x = byUid(uid);
       if (!x || x->link.pcGen != gen) return;
       x->link.pc = 0;
-      x->link.disconnected = true;
+      setViewed(x->link.disconnected, true);
       unplan(*x);
     };
     h.onConnect = [lost](bool okc) {
@@ -497,7 +500,7 @@ void SentinelNode::reconnect(Instance& ri) {
       x->link.pcLastActivity = mstime();
     });
   }
-  if (link.cc != 0 && ((ri.flags & kSentinel) || link.pc != 0)) link.disconnected = false;
+  if (link.cc != 0 && ((ri.flags & kSentinel) || link.pc != 0)) setViewed(link.disconnected, false);
 }
 
 // --- periodic commands ---------------------------------------------------------------------
@@ -622,8 +625,11 @@ void SentinelNode::askOthers(Instance& m, bool forced) {
   for (auto& [k, s] : m.sentinels) {
     Instance& ri = *s;
     if (now - ri.lastMasterDownReplyTime > kAskPeriod * 5) {  // stale answer: forget it
-      ri.flags &= ~kMasterDown;
-      ri.leader.clear();
+      setViewed(ri.flags, ri.flags & ~kMasterDown);
+      if (!ri.leader.empty()) {
+        ri.leader.clear();
+        viewChanged();
+      }
     }
     if (!(m.flags & kSDown)) continue;
     if (ri.link.disconnected) continue;
@@ -638,13 +644,12 @@ void SentinelNode::askOthers(Instance& m, bool forced) {
              return;
            x.lastMasterDownReplyTime = mstime();
            unplan(*x.master);  // its ODOWN counts the answers
-           if (r.elements[0].integer == 1) x.flags |= kMasterDown;
-           else x.flags &= ~kMasterDown;
+           setViewed(x.flags, r.elements[0].integer == 1 ? x.flags | kMasterDown : x.flags & ~kMasterDown);
            if (r.elements[1].str != "*") {
              if (static_cast<std::int64_t>(x.leaderEpoch) != r.elements[2].integer)
                record(fmt::format("{} voted for {} {}", x.name, r.elements[1].str, r.elements[2].integer));
-             x.leader = r.elements[1].str;
-             x.leaderEpoch = static_cast<std::uint64_t>(r.elements[2].integer);
+             setViewed(x.leader, r.elements[1].str);
+             setViewed(x.leaderEpoch, static_cast<std::uint64_t>(r.elements[2].integer));
            }
          });
   }
@@ -681,7 +686,7 @@ void SentinelNode::refreshInfo(Instance& ri, const std::string& info) {
   // No plan to redo here but ri's (after the reply): what INFO changes of its master
   // happens during a failover (when the master is not planned), forceHelloUpdate unplans
   // those it moves, and a new replica is made without a plan.
-  ri.masterLinkDownTime = 0;
+  std::int64_t linkDownTime = 0;  // set once the lines are read: a change counts (setViewed)
   int role = 0;
   std::size_t pos = 0;
   while (pos < info.size()) {
@@ -698,10 +703,10 @@ void SentinelNode::refreshInfo(Instance& ri, const std::string& info) {
         if (l.size() >= 47 && starts("run_id:")) {
           const std::string_view id = l.substr(7, 40);
           if (ri.runid.empty()) {
-            ri.runid = id;
+            setViewed(ri.runid, id);
           } else if (ri.runid != id) {
             event("+reboot", &ri);
-            ri.runid = id;
+            setViewed(ri.runid, id);
           }
         } else if (starts("role:master")) {
           role = kMaster;
@@ -709,29 +714,29 @@ void SentinelNode::refreshInfo(Instance& ri, const std::string& info) {
           role = kSlave;
         } else if (role == kSlave && starts("replica_announced:")) {
           auto v = parseInt(l.substr(18));
-          ri.replicaAnnounced = v ? static_cast<int>(*v) : 0;
+          setViewed(ri.replicaAnnounced, v ? static_cast<int>(*v) : 0);  // the views list announced ones
         }
         break;
       case 'm':
         if (l.size() >= 32 && starts("master_link_down_since_seconds")) {
           auto v = parseInt(l.substr(31));
-          ri.masterLinkDownTime = v ? *v * 1000 : 0;
+          linkDownTime = v ? *v * 1000 : 0;
         } else if (role == kSlave) {
           if (starts("master_host:")) {
             const std::string_view h = l.substr(12);
             if (ri.slaveMasterHost.empty() || !iequals(h, ri.slaveMasterHost)) {
-              ri.slaveMasterHost = h;
+              setViewed(ri.slaveMasterHost, h);
               ri.slaveConfChangeTime = now;
             }
           } else if (starts("master_port:")) {
             auto p = parseInt(l.substr(12));
             const int port = p ? static_cast<int>(*p) : 0;
             if (ri.slaveMasterPort != port) {
-              ri.slaveMasterPort = port;
+              setViewed(ri.slaveMasterPort, port);
               ri.slaveConfChangeTime = now;
             }
           } else if (starts("master_link_status:")) {
-            ri.slaveMasterLinkUp = iequals(l.substr(19), "up");
+            setViewed(ri.slaveMasterLinkUp, iequals(l.substr(19), "up"));
           }
         }
         break;
@@ -754,7 +759,7 @@ void SentinelNode::refreshInfo(Instance& ri, const std::string& info) {
         } else if (role == kSlave) {
           if (starts("slave_priority:")) {
             auto v = parseInt(l.substr(15));
-            ri.slavePriority = v ? static_cast<int>(*v) : 0;
+            setViewed(ri.slavePriority, v ? static_cast<int>(*v) : 0);
           } else if (starts("slave_repl_offset:")) {
             auto v = parseInt(l.substr(18));
             ri.slaveReplOffset = v ? *v : 0;
@@ -774,10 +779,11 @@ void SentinelNode::refreshInfo(Instance& ri, const std::string& info) {
     }
   }
   ri.infoRefresh = now;
+  setViewed(ri.masterLinkDownTime, linkDownTime);
 
   if (role != ri.roleReported) {
     ri.roleReportedTime = now;
-    ri.roleReported = role;
+    setViewed(ri.roleReported, role);
     if (role == kSlave) ri.slaveConfChangeTime = now;
   }
   if (tilt_) return;
@@ -927,7 +933,7 @@ void SentinelNode::processHello(std::string_view hello, const HelloSeen* seen) {
     event("+new-epoch", m, std::to_string(currentEpoch_));
   }
   if (si && m->configEpoch < static_cast<std::uint64_t>(*mcepoch)) {
-    m->configEpoch = static_cast<std::uint64_t>(*mcepoch);
+    setViewed(m->configEpoch, static_cast<std::uint64_t>(*mcepoch));
     if (*mport != m->port || !iequals(m->host, tok[5])) {
       event("+config-update-from", si);
       event("+switch-master", nullptr, fmt::format("{} {} {} {} {}", m->name, m->host, m->port, tok[5], *mport));

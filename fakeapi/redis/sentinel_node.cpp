@@ -30,6 +30,7 @@ void SentinelNode::onBoot() {
   runId_ = hexId(rng_);
   bootMs_ = now;
   previousTime_ = now;
+  viewChanged();  // every instance is made again
   tilt_ = false;
   currentEpoch_ = 0;
   masters_.clear();
@@ -82,6 +83,7 @@ void SentinelNode::onDown() {
   // Sentinel rewrites sentinel.conf on every change: what a restart reads is the state now.
   if (opts_.keepConfigOnRestart) saved_ = savedConfig();
   else saved_ = opts_.savedConfig;
+  viewChanged();
   masters_.clear();
   byUid_.clear();
   helloSeen_.clear();
@@ -143,6 +145,7 @@ SentinelNode::Instance* SentinelNode::createInstance(const std::string& name, in
   Instance* raw = ri.get();
   byUid_.set(raw->uid, raw);
   unplanAll();  // its master's plan reads its sentinels
+  viewChanged();
   table.emplace(key, std::move(ri));
   return raw;
 }
@@ -171,6 +174,7 @@ SentinelNode::Instance* SentinelNode::masterByAddr(const std::string& host, int 
 void SentinelNode::resetMaster(Instance& m, bool keepSentinels, bool ev) {
   const std::int64_t now = mstime();
   unplanAll();
+  viewChanged();
   for (auto& [k, ri] : m.slaves) {
     closeCc(*ri);
     closePc(*ri);
@@ -222,6 +226,7 @@ void SentinelNode::resetMasterAndChangeAddress(Instance& m, const std::string& h
   resetMaster(m, true, false);
   m.host = host;
   m.port = port;
+  viewChanged();
   m.oDownSince = 0;
   m.sDownSince = 0;
   for (const auto& [h, p] : slaves) {
@@ -249,6 +254,7 @@ std::string SentinelNode::describe(const Instance& ri) const {
 
 void SentinelNode::event(const std::string& type, const Instance* ri, const std::string& extra) {
   ++activity_;
+  viewChanged();  // see viewVersion
   std::string msg = ri ? describe(*ri) : std::string();
   if (!extra.empty()) msg += (msg.empty() ? "" : " ") + extra;
   record(type + " " + msg);

@@ -116,6 +116,13 @@ class SentinelNode final : public SimProcess {
   // with time (addresses, flags, links, epochs, settings, votes — not ping ages): as
   // RedisNode::appendViewDigest, for readers that keep what they derived.
   void appendViewDigest(const std::string& master, ViewHash& out) const;
+  // Moves whenever what appendViewDigest or masterProbe read may have changed, apart from
+  // the process' state (SimProcess::state: a reader compares that, and the incarnation,
+  // itself). Counted where those fields are written, and on every event Sentinel logs
+  // (+sdown, +odown, the failover's steps, +slave, ...: each marks such a change); while it
+  // stays, a reader may keep what it derived from them (the harness's sampler and the
+  // readiness poll do, and check it with their verify options).
+  std::uint64_t viewVersion() const { return viewVersion_; }
   // Called for every Sentinel event (type "+switch-master", message as logged after it),
   // as a client subscribed to every event channel would see them, without the network hop.
   using EventListener = std::function<void(const SentinelNode&, const std::string& type, const std::string& msg)>;
@@ -260,6 +267,16 @@ class SentinelNode final : public SimProcess {
   void unplanAll() {
     ++planGen_;
     lowerWake(kAlways);
+  }
+  // A field viewVersion covers was (or may have been) written.
+  void viewChanged() { ++viewVersion_; }
+  // Writes such a field, counting it only when its value moves (some are rewritten on
+  // every INFO reply, most often with what they held).
+  template <class T, class V>
+  void setViewed(T& field, const V& value) {
+    if (field == value) return;
+    field = value;
+    ++viewVersion_;
   }
   void lowerWake(std::int64_t due) {
     wake_ = std::min(wake_, due);
@@ -407,6 +424,7 @@ class SentinelNode final : public SimProcess {
   bool checkPlans_ = false;
   std::uint64_t planMisses_ = 0, planSkips_ = 0;
   std::uint64_t activity_ = 0;  // commands sent and events: what a probe sees of a tick
+  std::uint64_t viewVersion_ = 0;
   std::map<ConnId, Client> clients_;
   std::map<std::string, std::set<ConnId>> channels_;
   EventListener listener_;

@@ -110,6 +110,16 @@ class PodBridge {
         return state == redissim::SimProcess::State{} && !master && replicas == 0 && !failover;
       }
     } sentinelSide;
+    // The process whose role, link and requirepass (redis) or monitored master (sentinel)
+    // the sides hold, with its view version and state when they were read: while these
+    // stay, so do those inputs, and they are not read again (RedisNode/SentinelNode::
+    // viewVersion). proc 0: none read.
+    struct ViewAt {
+      redissim::ProcId proc = 0;
+      std::uint64_t incarnation = 0, version = 0;
+      redissim::SimProcess::State state{};
+      bool operator==(const ViewAt&) const = default;
+    } viewAt;
   };
   // Where a running process' state goes when it stops.
   struct Running {

@@ -154,6 +154,24 @@ bool PodBridge::refreshReadinessInputs(ReadinessInputs& in, const Running& r) {
   set(in.sentinel, r.sentinel);
   ReadinessInputs::RedisSide* redisSide = &in.redis;
   ReadinessInputs::SentinelSide* sentinelSide = &in.sentinelSide;
+  // Reads the inputs the process' view version covers (read) unless it and the process
+  // are as when they were last read; with verifyReadinessCache they are read all the same,
+  // and a change found there is a change the version missed.
+  const auto versioned = [&](const redissim::SimProcess& p, std::uint64_t version, const auto& read) {
+    const ReadinessInputs::ViewAt at{p.procId(), p.incarnation(), version, p.state()};
+    const bool same = in.viewAt == at;
+    if (same && !opts_.verifyReadinessCache) return;
+    const bool before = changed;
+    changed = false;
+    read();
+    if (same) ++readinessCheck_.compared;
+    if (same && changed && readinessCheck_.mismatches.size() < 5)
+      readinessCheck_.mismatches.push_back(fmt::format("at {} ms: {}/{}/{}: inputs moved, the view version did not",
+                                                       sinceStartMillis(cluster_.loop().now()), r.ns, r.pod,
+                                                       r.container));
+    changed = changed || before;
+    in.viewAt = at;
+  };
   if (r.sentinel) {
     const redissim::SentinelNode* n = nodesOf(r).sentinel;
     set(in.present, n != nullptr);
@@ -162,16 +180,18 @@ bool PodBridge::refreshReadinessInputs(ReadinessInputs& in, const Running& r) {
       auto& s = in.sentinelSide;
       static const std::string name(layout::kMasterName);
       set(s.state, n->state());
-      const auto probe = n->masterProbe(name);
-      set(s.replicas, probe.replicas);
-      // Compared in place: the address rarely changes, so it is copied only when it does.
-      if (!probe.host) {
-        set(s.master, std::optional<RedisEndpoint>{});
-      } else if (!s.master || s.master->port != probe.port || s.master->host != *probe.host) {
-        s.master = RedisEndpoint{*probe.host, probe.port};
-        changed = true;
-      }
-      set(s.failover, probe.failover);
+      versioned(*n, n->viewVersion(), [&] {
+        const auto probe = n->masterProbe(name);
+        set(s.replicas, probe.replicas);
+        // Compared in place: the address rarely changes, so it is copied only when it does.
+        if (!probe.host) {
+          set(s.master, std::optional<RedisEndpoint>{});
+        } else if (!s.master || s.master->port != probe.port || s.master->host != *probe.host) {
+          s.master = RedisEndpoint{*probe.host, probe.port};
+          changed = true;
+        }
+        set(s.failover, probe.failover);
+      });
     }
   } else {
     const redissim::RedisNode* n = nodesOf(r).redis;
@@ -181,12 +201,16 @@ bool PodBridge::refreshReadinessInputs(ReadinessInputs& in, const Running& r) {
       auto& s = in.redis;
       set(s.state, n->state());
       set(s.loading, n->loading());
-      set(s.master, n->isMaster());
-      set(s.linkUp, n->masterLinkUp());
-      set(s.requirepass, n->config().str("requirepass"));
+      versioned(*n, n->viewVersion(), [&] {
+        set(s.master, n->isMaster());
+        set(s.linkUp, n->masterLinkUp());
+        set(s.requirepass, n->config().str("requirepass"));
+      });
       set(s.password, probePassword(r));
     }
   }
+  // A side emptied below was not read from a process: the next read is a full one.
+  if (redisSide && sentinelSide) in.viewAt = {};
   // The side that does not apply stays empty, so that two absent processes compare equal.
   // Tested field by field: it is empty on nearly every poll, and building an empty side
   // to compare with cost as much as the rest of the check.

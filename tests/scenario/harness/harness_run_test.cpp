@@ -217,7 +217,9 @@ TEST(HarnessRun, AStepThatCannotBeAppliedIsBadInput) {
 }
 
 // The sampler keeps a view until something it reads changes (ScenarioWorld::observe): over
-// runs full of faults, every kept view must give the verdicts a fresh one gives.
+// runs full of faults, every kept view must give the verdicts a fresh one gives, every kept
+// process digest (kept while the process' view version stays) must be the fresh one, and so
+// must the readiness poll's kept inputs.
 TEST(HarnessRun, AKeptViewJudgesAsAFreshOne) {
   std::vector<Scenario> runs;
   for (const char* f : {"network.yaml", "node-failures.yaml", "pod-faults.yaml"}) {
@@ -229,7 +231,7 @@ TEST(HarnessRun, AKeptViewJudgesAsAFreshOne) {
   so.maxFaults = 8;
   so.horizon = minutes(5);
   const Object cluster = parsed(kKillMaster).manifests.front();
-  for (std::uint64_t seed : {3u, 4u})
+  for (std::uint64_t seed : {3u, 4u, 5u, 6u, 7u, 8u})
     runs.push_back(scenarioFromSchedule("generated", {cluster}, chaos::generateSchedule(Random(seed), so), seed,
                                         healBound(1000, 3000)));
   for (const auto& s : runs) {
