@@ -2,12 +2,14 @@
 // The RedisAdmin seam: how the operator (and the checks) talk to Redis and Sentinel. One
 // call sends one command and returns the reply as RESP, exactly as hiredis would give it,
 // so every parser above this seam is the same against real and simulated nodes.
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "core/redis/sentinel_keys.h"
 #include "core/runtime/result.h"
 
 namespace kun {
@@ -53,6 +55,14 @@ class SentinelFieldSink {
   // A value the sender holds as a number: the same as field(key, its decimal text).
   virtual void number(std::string_view key, std::int64_t value) = 0;
   virtual void endEntry() = 0;
+
+  // For a sender that holds its fields by key (the simulator): the key kSentinelKeys.name(key)
+  // by its index there, the same as field(name, value) and number(name, value).
+  virtual void fieldAt(std::size_t key, std::string_view value) { field(kSentinelKeys.name(key), value); }
+  virtual void numberAt(std::size_t key, std::int64_t value) { number(kSentinelKeys.name(key), value); }
+  // The keys whose values make a difference to this sink: such a sender may leave the others
+  // out (and need not work them out). A sink that reads every key, as the default, gets all.
+  virtual SentinelKeySet wantedKeys() const { return kAllSentinelKeys; }
 
  protected:
   ~SentinelFieldSink() = default;

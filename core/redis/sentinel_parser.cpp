@@ -22,29 +22,18 @@ bool toInt(std::string_view s, Int& out) {
   return ec == std::errc() && p == s.data() + s.size();
 }
 
-constexpr KeyTable kMasterKeys({
-    "name", "ip", "port", "runid", "flags", "failover-state", "link-pending-commands", "last-ping-sent",
-    "last-ok-ping-reply", "last-ping-reply", "s-down-time", "o-down-time", "down-after-milliseconds", "info-refresh",
-    "role-reported", "config-epoch", "num-slaves", "num-other-sentinels", "quorum", "failover-timeout",
-    "parallel-syncs",
-});
+// The common fields come first, at the same indices for every kind (setCommon).
+constexpr const auto& K = kSentinelKeys;
+static_assert(K.at("name") == 0 && K.at("ip") == 1 && K.at("port") == 2 && K.at("runid") == 3 &&
+              K.at("flags") == 4);
 
-constexpr KeyTable kReplicaKeys({
-    "name", "ip", "port", "runid", "flags", "last-ok-ping-reply", "info-refresh", "role-reported",
-    "master-link-down-time", "master-link-status", "master-host", "master-port", "slave-priority",
-    "slave-repl-offset", "replica-announced",
-});
-
-constexpr KeyTable kPeerKeys({
-    "name", "ip", "port", "runid", "flags", "last-hello-message", "voted-leader", "voted-leader-epoch",
-});
-
-// The fields every kind starts with, at the same slots of each table.
-template <const auto& K>
-constexpr bool kStartsWithCommonKeys =
-    K.at("name") == 0 && K.at("ip") == 1 && K.at("port") == 2 && K.at("runid") == 3 && K.at("flags") == 4;
-static_assert(kStartsWithCommonKeys<kMasterKeys> && kStartsWithCommonKeys<kReplicaKeys> &&
-              kStartsWithCommonKeys<kPeerKeys>);
+// The set of `keys`.
+template <std::size_t N>
+consteval SentinelKeySet keySet(const std::string_view (&keys)[N]) {
+  SentinelKeySet set = 0;
+  for (std::string_view k : keys) set |= sentinelKeyBit(K.at(k));
+  return set;
+}
 
 // A value as it came: text (a reply's element) or a number the sender held (the simulator).
 // A number reads as its decimal text would: kept as that text in a text field, and in a
@@ -77,10 +66,11 @@ bool optNum(V v, std::optional<Int>& out) {
   return ok;
 }
 
-// Sets the field of `slot` from its value; false when it is a number that does not parse.
+// Sets the field of `key` from its value; false when it is a number that does not parse.
+// Called for the common keys only.
 template <class Info, class V>
-bool setCommon(Info& info, std::size_t slot, V v) {
-  switch (slot) {
+bool setCommon(Info& info, std::size_t key, V v) {
+  switch (key) {
     case 0: assignText(info.name, v); return true;
     case 1: assignText(info.ip, v); return true;
     case 2: return toInt(v, info.port);
@@ -89,24 +79,28 @@ bool setCommon(Info& info, std::size_t slot, V v) {
   }
 }
 
-// What differs between the kinds: the keys read, how the error names the command, whether
-// every field is kept (`fields`), and the kind's own fields.
+constexpr SentinelKeySet kCommonKeys = keySet({"name", "ip", "port", "runid", "flags"});
+
+// What differs between the kinds: how the error names the command, whether every field is
+// kept (`fields`), the keys read into the kind's own fields (kReads) and how (set: called
+// for those and the common keys only). The indices of kSentinelKeys order a kind's numeric
+// fields as they were read when each was once looked up in turn (the first bad one is
+// reported): port first, then the table's order.
 template <class Info>
 struct Kind;
 
-template <const auto& K, bool keepsFields>
-struct KindOf {
-  static constexpr const auto& kKeys = K;
-  static constexpr bool kKeepsFields = keepsFields;
-};
-
 template <>
-struct Kind<SentinelMasterInfo> : KindOf<kMasterKeys, true> {
+struct Kind<SentinelMasterInfo> {
   static constexpr std::string_view kWhat = "SENTINEL MASTER";
+  static constexpr bool kKeepsFields = true;
+  static constexpr SentinelKeySet kReads =
+      kCommonKeys | keySet({"failover-state", "link-pending-commands", "last-ping-sent", "last-ok-ping-reply",
+                            "last-ping-reply", "s-down-time", "o-down-time", "down-after-milliseconds",
+                            "info-refresh", "role-reported", "config-epoch", "num-slaves", "num-other-sentinels",
+                            "quorum", "failover-timeout", "parallel-syncs"});
   template <class V>
-  static bool set(SentinelMasterInfo& m, std::size_t slot, V v) {
-    constexpr const auto& K = kKeys;
-    switch (slot) {
+  static bool set(SentinelMasterInfo& m, std::size_t key, V v) {
+    switch (key) {
       case K.at("failover-state"): assignText(m.failoverState, v); return true;
       case K.at("link-pending-commands"): return toInt(v, m.linkPendingCommands);
       case K.at("last-ping-sent"): return toInt(v, m.lastPingSentMs);
@@ -123,18 +117,22 @@ struct Kind<SentinelMasterInfo> : KindOf<kMasterKeys, true> {
       case K.at("quorum"): return toInt(v, m.quorum);
       case K.at("failover-timeout"): return toInt(v, m.failoverTimeoutMs);
       case K.at("parallel-syncs"): return toInt(v, m.parallelSyncs);
-      default: return setCommon(m, slot, v);
+      default: return setCommon(m, key, v);
     }
   }
 };
 
 template <>
-struct Kind<SentinelReplicaInfo> : KindOf<kReplicaKeys, false> {
+struct Kind<SentinelReplicaInfo> {
   static constexpr std::string_view kWhat = "SENTINEL REPLICAS";
+  static constexpr bool kKeepsFields = false;
+  static constexpr SentinelKeySet kReads =
+      kCommonKeys | keySet({"last-ok-ping-reply", "info-refresh", "role-reported", "master-link-down-time",
+                            "master-link-status", "master-host", "master-port", "slave-priority",
+                            "slave-repl-offset", "replica-announced"});
   template <class V>
-  static bool set(SentinelReplicaInfo& s, std::size_t slot, V v) {
-    constexpr const auto& K = kKeys;
-    switch (slot) {
+  static bool set(SentinelReplicaInfo& s, std::size_t key, V v) {
+    switch (key) {
       case K.at("last-ok-ping-reply"): return toInt(v, s.lastOkPingReplyMs);
       case K.at("info-refresh"): return toInt(v, s.infoRefreshMs);
       case K.at("role-reported"): assignText(s.roleReported, v); return true;
@@ -150,22 +148,24 @@ struct Kind<SentinelReplicaInfo> : KindOf<kReplicaKeys, false> {
         s.replicaAnnounced = announced != 0;
         return ok;
       }
-      default: return setCommon(s, slot, v);
+      default: return setCommon(s, key, v);
     }
   }
 };
 
 template <>
-struct Kind<SentinelPeerInfo> : KindOf<kPeerKeys, false> {
+struct Kind<SentinelPeerInfo> {
   static constexpr std::string_view kWhat = "SENTINEL SENTINELS";
+  static constexpr bool kKeepsFields = false;
+  static constexpr SentinelKeySet kReads =
+      kCommonKeys | keySet({"last-hello-message", "voted-leader", "voted-leader-epoch"});
   template <class V>
-  static bool set(SentinelPeerInfo& p, std::size_t slot, V v) {
-    constexpr const auto& K = kKeys;
-    switch (slot) {
+  static bool set(SentinelPeerInfo& p, std::size_t key, V v) {
+    switch (key) {
       case K.at("last-hello-message"): return toInt(v, p.lastHelloMessageMs);
       case K.at("voted-leader"): assignText(p.votedLeader, v); return true;
       case K.at("voted-leader-epoch"): return toInt(v, p.votedLeaderEpoch);
-      default: return setCommon(p, slot, v);
+      default: return setCommon(p, key, v);
     }
   }
 };
@@ -184,60 +184,74 @@ Result<std::vector<T>> listOf(const RedisReply& reply, std::string_view what) {
 }  // namespace
 
 // An entry is read field by field as it comes; a number that does not parse is remembered
-// and the entry fails at its end with the first such field in the table's order, the order
-// in which the typed fields were once read one after another. The first of a repeated key
-// is the one read.
+// and the entry fails at its end with the first such field in key order, the order in
+// which the typed fields were once read one after another. The first of a repeated key is
+// the one read.
 template <class Info>
 void SentinelReader<Info>::beginEntry() {
   // A cluster's lists are a few entries: room for them at once, not a move of each entry
   // read so far at every growth.
   if (out_.empty()) out_.reserve(4);
   Info& info = out_.emplace_back();
-  if constexpr (Kind<Info>::kKeepsFields) info.fields.reserve(48, 768);
+  // Room for every key Sentinel lists and its text values (a reply's are all text).
+  if constexpr (Kind<Info>::kKeepsFields) info.fields.reserve(40, 512);
   seen_ = 0;
   next_ = 0;
-  badSlot_ = kNoSlot;
+  badKey_ = kNoKey;
 }
 
-// Inlined: it runs for every field of every entry read, and the call cost as much as the
-// guess it makes.
+// Inlined: it runs for every field of every entry read as text, and the call cost as much
+// as the guess it makes.
 template <class Info>
-[[gnu::always_inline]] inline std::size_t SentinelReader<Info>::slotOf(std::string_view key) {
-  constexpr const auto& K = Kind<Info>::kKeys;
-  const std::size_t slot = K.is(next_, key) ? next_ : K.indexOf(key);
-  if (slot < K.size()) next_ = slot + 1;
-  return slot;
+[[gnu::always_inline]] inline std::size_t SentinelReader<Info>::indexOf(std::string_view key) {
+  const std::size_t i = K.is(next_, key) ? next_ : K.indexOf(key);
+  if (i < K.size()) next_ = i + 1;
+  return i;
 }
 
 template <class Info>
 template <class V>
-void SentinelReader<Info>::take(std::size_t slot, V value) {
-  if (slot >= Kind<Info>::kKeys.size() || (seen_ & (1u << slot)) != 0) return;
-  seen_ |= 1u << slot;
-  if (!Kind<Info>::set(out_.back(), slot, value) && slot < badSlot_) {
-    badSlot_ = slot;
+[[gnu::always_inline]] inline void SentinelReader<Info>::take(std::size_t key, std::string_view text, V value) {
+  if (failed()) return;
+  if constexpr (Kind<Info>::kKeepsFields) out_.back().fields.add(key, text, value);
+  if (key >= K.size() || (Kind<Info>::kReads & sentinelKeyBit(key)) == 0 || (seen_ & sentinelKeyBit(key)) != 0)
+    return;
+  seen_ |= sentinelKeyBit(key);
+  if (!Kind<Info>::set(out_.back(), key, value) && key < badKey_) {
+    badKey_ = key;
     assignText(badText_, value);
   }
 }
 
 template <class Info>
 void SentinelReader<Info>::field(std::string_view key, std::string_view value) {
-  if (failed()) return;
-  if constexpr (Kind<Info>::kKeepsFields) out_.back().fields.add(key, value);
-  take(slotOf(key), value);
+  take(indexOf(key), key, value);
 }
 
 template <class Info>
 void SentinelReader<Info>::number(std::string_view key, std::int64_t value) {
-  if (failed()) return;
-  if constexpr (Kind<Info>::kKeepsFields) out_.back().fields.add(key, Digits(value).view());
-  take(slotOf(key), value);
+  take(indexOf(key), key, value);
+}
+
+template <class Info>
+void SentinelReader<Info>::fieldAt(std::size_t key, std::string_view value) {
+  take(key, {}, value);
+}
+
+template <class Info>
+void SentinelReader<Info>::numberAt(std::size_t key, std::int64_t value) {
+  take(key, {}, value);
+}
+
+template <class Info>
+SentinelKeySet SentinelReader<Info>::wantedKeys() const {
+  return Kind<Info>::kKeepsFields ? kAllSentinelKeys : Kind<Info>::kReads;
 }
 
 template <class Info>
 void SentinelReader<Info>::endEntry() {
-  if (failed() || badSlot_ == kNoSlot) return;
-  const std::string_view name = Kind<Info>::kKeys.name(badSlot_);
+  if (failed() || badKey_ == kNoKey) return;
+  const std::string_view name = K.name(badKey_);
   error_ = makeError(Reason::Invalid,
                      std::string(Kind<Info>::kWhat) + ": field " + std::string(name) + " is not a number: '" +
                          badText_ + "'",
@@ -298,24 +312,44 @@ Status feedSentinelEntry(const RedisReply& entry, SentinelFieldSink& sink) {
 }
 
 void SentinelFieldList::reserve(std::size_t fields, std::size_t bytes) {
-  ends_.reserve(2 * fields);
+  fields_.reserve(fields);
   text_.reserve(bytes);
 }
 
-std::optional<std::string_view> SentinelFieldList::find(std::string_view key) const {
+std::string_view SentinelFieldList::key(std::size_t i) const {
+  const Field& f = fields_[i];
+  if (f.key < kSentinelKeys.size()) return kSentinelKeys.name(f.key);
+  return std::string_view(text_).substr(begin(i), f.keyLength);
+}
+
+std::string SentinelFieldList::value(std::size_t i) const {
+  const Field& f = fields_[i];
+  if (f.isNumber) return std::string(Digits(f.number).view());
+  const std::uint32_t from = begin(i) + f.keyLength;
+  return text_.substr(from, f.end - from);
+}
+
+bool SentinelFieldList::operator==(const SentinelFieldList& o) const {
+  if (size() != o.size()) return false;
+  for (std::size_t i = 0; i < size(); ++i)
+    if (key(i) != o.key(i) || value(i) != o.value(i)) return false;
+  return true;
+}
+
+std::optional<std::string> SentinelFieldList::find(std::string_view key) const {
   for (std::size_t i = size(); i-- > 0;)
     if (this->key(i) == key) return value(i);
   return std::nullopt;
 }
 
-std::string_view SentinelFieldList::at(std::string_view key) const {
-  if (const auto v = find(key)) return *v;
+std::string SentinelFieldList::at(std::string_view key) const {
+  if (auto v = find(key)) return std::move(*v);
   throw std::out_of_range("no SENTINEL field " + std::string(key));
 }
 
 std::string SentinelFieldList::operator[](std::string_view key) const {
-  const auto v = find(key);
-  return v ? std::string(*v) : std::string();
+  auto v = find(key);
+  return v ? std::move(*v) : std::string();
 }
 
 namespace {

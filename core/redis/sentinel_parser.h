@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/redis/redis_admin.h"
+#include "core/redis/sentinel_keys.h"
 #include "core/runtime/result.h"
 
 namespace kun {
@@ -44,37 +45,54 @@ struct SentinelFlags {
 
 using SentinelFields = std::map<std::string, std::string>;
 
-// Every field of one entry, in the order Sentinel sent them, as text (integers written
-// out). One buffer rather than a map or a string per field: SENTINEL MASTER is read from
-// every sentinel on every reconcile, and looked up only a few times. A repeated key reads
-// as its last value, as in a map built from the same reply.
+// Every field of one entry, in the order Sentinel sent them. One buffer and a small record
+// per field rather than a map or a string per field: SENTINEL MASTER is read from every
+// sentinel on every reconcile, and looked up only a few times. A key of kSentinelKeys is
+// kept as its index, a number as the number: a value reads as text (a number as its
+// decimal digits) only when asked for. A repeated key reads as its last value, as in a map
+// built from the same reply.
 class SentinelFieldList {
  public:
-  std::optional<std::string_view> find(std::string_view key) const;  // nullopt when absent
-  std::string_view at(std::string_view key) const;  // std::out_of_range when absent
+  std::optional<std::string> find(std::string_view key) const;  // nullopt when absent
+  std::string at(std::string_view key) const;  // std::out_of_range when absent
   std::string operator[](std::string_view key) const;  // "" when absent
-  std::size_t size() const { return ends_.size() / 2; }
-  bool empty() const { return ends_.empty(); }
-  std::string_view key(std::size_t i) const { return piece(2 * i); }
-  std::string_view value(std::size_t i) const { return piece(2 * i + 1); }
+  std::size_t size() const { return fields_.size(); }
+  bool empty() const { return fields_.empty(); }
+  std::string_view key(std::size_t i) const;
+  std::string value(std::size_t i) const;
 
-  // Inline: the reader adds every field of every SENTINEL MASTER entry.
-  void add(std::string_view key, std::string_view value) {
-    text_.append(key);
-    ends_.push_back(static_cast<std::uint32_t>(text_.size()));
+  // Inline: the reader adds every field of every SENTINEL MASTER entry. `key` is an index
+  // of kSentinelKeys, or kSentinelKeys.size() for a key of none (then `text` is that key).
+  void add(std::size_t key, std::string_view text, std::string_view value) {
+    const bool named = key < kSentinelKeys.size();
+    if (!named) text_.append(text);
     text_.append(value);
-    ends_.push_back(static_cast<std::uint32_t>(text_.size()));
+    fields_.push_back({0, end(), named ? 0u : static_cast<std::uint32_t>(text.size()),
+                       static_cast<std::uint8_t>(key), false});
+  }
+  void add(std::size_t key, std::string_view text, std::int64_t value) {
+    const bool named = key < kSentinelKeys.size();
+    if (!named) text_.append(text);
+    fields_.push_back({value, end(), named ? 0u : static_cast<std::uint32_t>(text.size()),
+                       static_cast<std::uint8_t>(key), true});
   }
   void reserve(std::size_t fields, std::size_t bytes);
-  bool operator==(const SentinelFieldList&) const = default;
+  // The same keys and values, in the same order (however each was handed over).
+  bool operator==(const SentinelFieldList& o) const;
 
  private:
-  std::string_view piece(std::size_t j) const {
-    const std::uint32_t begin = j == 0 ? 0 : ends_[j - 1];
-    return std::string_view(text_).substr(begin, ends_[j] - begin);
-  }
-  std::string text_;                 // k1 v1 k2 v2 ..., back to back
-  std::vector<std::uint32_t> ends_;  // where each key and value ends in text_
+  struct Field {
+    std::int64_t number;  // the value, when isNumber
+    std::uint32_t end;    // where the field's text (its key unless named, its value unless a number) ends
+    std::uint32_t keyLength;  // of the key's text; 0 when named
+    std::uint8_t key;     // its index in kSentinelKeys, or kSentinelKeys.size() for another key
+    bool isNumber;
+  };
+  std::uint32_t end() const { return static_cast<std::uint32_t>(text_.size()); }
+  std::uint32_t begin(std::size_t i) const { return i == 0 ? 0 : fields_[i - 1].end; }
+
+  std::string text_;  // per field, back to back: the key unless named, the value unless a number
+  std::vector<Field> fields_;
 };
 
 // [k1, v1, k2, v2, ...] -> map. Invalid for an odd count or non-string elements.
@@ -156,6 +174,10 @@ Result<std::vector<SentinelPeerInfo>> parseSentinelSentinels(const RedisReply& r
 // elements, the simulator its instances directly (RedisAdmin::sentinelInstances). Either
 // way the result is the same, field for field and error for error: a number handed over
 // reads as its decimal text would (without writing it out where it is not kept).
+//
+// A sender that holds its fields by key (fieldAt, numberAt) is stored by the key's index
+// with no compare, and may leave out the keys wantedKeys() does not list: the kind's own
+// (a master keeps every field, so it wants them all).
 template <class Info>
 class SentinelReader final : public SentinelFieldSink {
  public:
@@ -163,6 +185,9 @@ class SentinelReader final : public SentinelFieldSink {
   void field(std::string_view key, std::string_view value) override;
   void number(std::string_view key, std::int64_t value) override;
   void endEntry() override;
+  void fieldAt(std::size_t key, std::string_view value) override;
+  void numberAt(std::size_t key, std::int64_t value) override;
+  SentinelKeySet wantedKeys() const override;
 
   // An entry that failed the parse: its error, as the parse* function reports it.
   bool failed() const { return !error_.message.empty(); }
@@ -175,21 +200,21 @@ class SentinelReader final : public SentinelFieldSink {
   Status takeOne(Info& into);
 
  private:
-  static constexpr std::size_t kNoSlot = ~std::size_t{0};
-  // The value of the key at `slot` of the kind's table (its size: none of them), as text
-  // or as the number the sender held.
+  static constexpr std::size_t kNoKey = ~std::size_t{0};
+  // The value of the key at index `key` of kSentinelKeys (its size: none of them), as text
+  // or as the number the sender held; `text` is the key as sent (kept in a master's fields).
   template <class V>
-  void take(std::size_t slot, V value);
-  // The slot of `key`: senders list the keys in one order, so the key after the last one
+  void take(std::size_t key, std::string_view text, V value);
+  // The index of `key`: senders list the keys in one order, so the key after the last one
   // found is tried before the search.
-  std::size_t slotOf(std::string_view key);
+  std::size_t indexOf(std::string_view key);
   // Why takeOne fails (ok when it does not).
   Status checkOne() const;
 
   std::vector<Info> out_;
-  std::uint32_t seen_ = 0;  // slots (of the kind's keys) the entry being read has given
-  std::size_t next_ = 0;    // the slot after the last key found
-  std::size_t badSlot_ = kNoSlot;  // its first field, in key order, whose number is bad
+  SentinelKeySet seen_ = 0;  // keys the entry being read has given
+  std::size_t next_ = 0;     // the index after the last key found
+  std::size_t badKey_ = kNoKey;  // its first field, in key order, whose number is bad
   std::string badText_;
   Error error_;
 };

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "core/redis/sentinel_keys.h"
 #include "fakeapi/redis/resp.h"
 #include "fakeapi/redis/sentinel_node.h"
 #include "fakeapi/redis/text_out.h"
@@ -117,14 +118,21 @@ RedisReply SentinelNode::dispatch(Client& cl, ConnId c, const Argv& argv) {
 void SentinelNode::instanceFields(const Instance& ri, SentinelFieldSink& out) const {
   const std::int64_t now = mstime();
   // About 40 fields, asked for every instance on every observation of the operator and the
-  // harness: numbers go out as numbers, written out only where they are kept.
-  auto add = [&out](std::string_view k, std::string_view v) { out.field(k, v); };
-  auto addNum = [&out](std::string_view k, std::int64_t v) { out.number(k, v); };
+  // harness: each goes out by its key's index, numbers as numbers, and only the ones the
+  // sink wants (the operator's readers of replicas and sentinels skip about a third).
+  constexpr const auto& K = kSentinelKeys;
+  const SentinelKeySet wanted = out.wantedKeys();
+  auto add = [&out, wanted](std::size_t k, std::string_view v) {
+    if (wanted & sentinelKeyBit(k)) out.fieldAt(k, v);
+  };
+  auto addNum = [&out, wanted](std::size_t k, std::int64_t v) {
+    if (wanted & sentinelKeyBit(k)) out.numberAt(k, v);
+  };
   out.beginEntry();
-  add("name", ri.name);
-  add("ip", ri.host);
-  addNum("port", ri.port);
-  add("runid", ri.runid);
+  add(K.at("name"), ri.name);
+  add(K.at("ip"), ri.host);
+  addNum(K.at("port"), ri.port);
+  add(K.at("runid"), ri.runid);
   // Every flag, with its comma, fits: no allocation.
   char flags[160];
   std::size_t len = 0;
@@ -147,46 +155,46 @@ void SentinelNode::instanceFields(const Instance& ri, SentinelFieldSink& out) co
   flag(ri.flags & kReconfInprog, "reconf_inprog");
   flag(ri.flags & kReconfDone, "reconf_done");
   flag(ri.flags & kForceFailover, "force_failover");
-  add("flags", std::string_view(flags, len == 0 ? 0 : len - 1));
-  addNum("link-pending-commands", ri.link.pendingCommands);
-  add("link-refcount", "1");
+  add(K.at("flags"), std::string_view(flags, len == 0 ? 0 : len - 1));
+  addNum(K.at("link-pending-commands"), ri.link.pendingCommands);
+  add(K.at("link-refcount"), "1");
   if (ri.flags & kFailoverInProgress) {
     static const char* kStates[] = {"none",           "wait_start",    "select_slave", "send_slaveof_noone",
                                     "wait_promotion", "reconf_slaves", "update_config"};
-    add("failover-state", kStates[ri.failoverState]);
+    add(K.at("failover-state"), kStates[ri.failoverState]);
   }
-  addNum("last-ping-sent", ri.link.actPingTime ? now - ri.link.actPingTime : 0);
-  addNum("last-ok-ping-reply", now - ri.link.lastAvailTime);
-  addNum("last-ping-reply", now - ri.link.lastPongTime);
-  if (ri.flags & kSDown) addNum("s-down-time", now - ri.sDownSince);
-  if (ri.flags & kODown) addNum("o-down-time", now - ri.oDownSince);
-  addNum("down-after-milliseconds", ri.downAfter);
+  addNum(K.at("last-ping-sent"), ri.link.actPingTime ? now - ri.link.actPingTime : 0);
+  addNum(K.at("last-ok-ping-reply"), now - ri.link.lastAvailTime);
+  addNum(K.at("last-ping-reply"), now - ri.link.lastPongTime);
+  if (ri.flags & kSDown) addNum(K.at("s-down-time"), now - ri.sDownSince);
+  if (ri.flags & kODown) addNum(K.at("o-down-time"), now - ri.oDownSince);
+  addNum(K.at("down-after-milliseconds"), ri.downAfter);
   if (ri.flags & (kMaster | kSlave)) {
-    addNum("info-refresh", ri.infoRefresh ? now - ri.infoRefresh : 0);
-    add("role-reported", ri.roleReported == kMaster ? "master" : "slave");
-    addNum("role-reported-time", now - ri.roleReportedTime);
+    addNum(K.at("info-refresh"), ri.infoRefresh ? now - ri.infoRefresh : 0);
+    add(K.at("role-reported"), ri.roleReported == kMaster ? "master" : "slave");
+    addNum(K.at("role-reported-time"), now - ri.roleReportedTime);
   }
   if (ri.flags & kMaster) {
-    addNum("config-epoch", static_cast<std::int64_t>(ri.configEpoch));
-    addNum("num-slaves", static_cast<std::int64_t>(ri.slaves.size()));
-    addNum("num-other-sentinels", static_cast<std::int64_t>(ri.sentinels.size()));
-    addNum("quorum", ri.quorum);
-    addNum("failover-timeout", ri.failoverTimeout);
-    addNum("parallel-syncs", ri.parallelSyncs);
+    addNum(K.at("config-epoch"), static_cast<std::int64_t>(ri.configEpoch));
+    addNum(K.at("num-slaves"), static_cast<std::int64_t>(ri.slaves.size()));
+    addNum(K.at("num-other-sentinels"), static_cast<std::int64_t>(ri.sentinels.size()));
+    addNum(K.at("quorum"), ri.quorum);
+    addNum(K.at("failover-timeout"), ri.failoverTimeout);
+    addNum(K.at("parallel-syncs"), ri.parallelSyncs);
   }
   if (ri.flags & kSlave) {
-    addNum("master-link-down-time", ri.masterLinkDownTime);
-    add("master-link-status", ri.slaveMasterLinkUp ? "ok" : "err");
-    add("master-host", ri.slaveMasterHost.empty() ? "?" : ri.slaveMasterHost);
-    addNum("master-port", ri.slaveMasterPort);
-    addNum("slave-priority", ri.slavePriority);
-    addNum("slave-repl-offset", ri.slaveReplOffset);
-    addNum("replica-announced", ri.replicaAnnounced);
+    addNum(K.at("master-link-down-time"), ri.masterLinkDownTime);
+    add(K.at("master-link-status"), ri.slaveMasterLinkUp ? "ok" : "err");
+    add(K.at("master-host"), ri.slaveMasterHost.empty() ? "?" : ri.slaveMasterHost);
+    addNum(K.at("master-port"), ri.slaveMasterPort);
+    addNum(K.at("slave-priority"), ri.slavePriority);
+    addNum(K.at("slave-repl-offset"), ri.slaveReplOffset);
+    addNum(K.at("replica-announced"), ri.replicaAnnounced);
   }
   if (ri.flags & kSentinel) {
-    addNum("last-hello-message", now - ri.lastHelloTime);
-    add("voted-leader", ri.leader.empty() ? "?" : ri.leader);
-    addNum("voted-leader-epoch", static_cast<std::int64_t>(ri.leaderEpoch));
+    addNum(K.at("last-hello-message"), now - ri.lastHelloTime);
+    add(K.at("voted-leader"), ri.leader.empty() ? "?" : ri.leader);
+    addNum(K.at("voted-leader-epoch"), static_cast<std::int64_t>(ri.leaderEpoch));
   }
   out.endEntry();
 }
@@ -208,6 +216,9 @@ class InstanceReplies final : public SentinelFieldSink {
     text(k);
     text(std::string_view(buf, static_cast<std::size_t>(end - buf)));
   }
+  // What instanceFields sends: the key's name, without a second virtual call.
+  void fieldAt(std::size_t k, std::string_view v) override { InstanceReplies::field(kSentinelKeys.name(k), v); }
+  void numberAt(std::size_t k, std::int64_t v) override { InstanceReplies::number(kSentinelKeys.name(k), v); }
   void endEntry() override { entries_.push_back(RedisReply::array(std::move(fields_))); fields_ = {}; }
 
   RedisReply one() { return std::move(entries_.front()); }

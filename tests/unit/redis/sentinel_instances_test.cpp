@@ -65,6 +65,21 @@ std::string describe(const Result<std::vector<T>>& r) {
 
 int streamedCount = 0;
 
+// The simulator lists an instance's keys as kSentinelKeys does, in its order: the reader's
+// guess of the next key holds, and the keyed feed names the same keys as the reply.
+void expectKeysInTableOrder(const RedisReply& entry) {
+  ASSERT_EQ(entry.type, RedisReply::Type::Array);
+  std::size_t last = 0;
+  for (std::size_t i = 0; i < entry.elements.size(); i += 2) {
+    const std::size_t k = kSentinelKeys.indexOf(entry.elements[i].str);
+    ASSERT_LT(k, kSentinelKeys.size()) << entry.elements[i].str;
+    if (i > 0) {
+      EXPECT_GT(k, last) << entry.elements[i].str;
+    }
+    last = k;
+  }
+}
+
 // The command through both paths of one admin; the transport result must agree as well.
 template <class Info, class Parsed>
 void expectSame(SimWorld& w, const RedisEndpoint& ep, const Argv& argv, Parsed (*parse)(const RedisReply&),
@@ -80,6 +95,11 @@ void expectSame(SimWorld& w, const RedisEndpoint& ep, const Argv& argv, Parsed (
     return;
   }
   ++streamedCount;
+  if constexpr (std::is_same_v<Parsed, Result<Info>>) {
+    expectKeysInTableOrder(*reply);
+  } else {
+    for (const RedisReply& e : reply->elements) expectKeysInTableOrder(e);
+  }
   EXPECT_EQ(describe((reader.*take)()), describe(parse(*reply))) << ep.toString() << " " << argv[1];
   if constexpr (std::is_same_v<Parsed, Result<Info>>) {  // takeOne into the caller's Info reads the same
     SentinelReader<Info> again;
@@ -157,24 +177,32 @@ TEST(SentinelInstances, StreamedInstancesReadAsTheReplyParses) {
 // A number handed over reads as its decimal text would, in every field of every kind: a
 // text field keeps the digits, a numeric one the number when its type holds it, and the
 // error for one it does not hold names the same field and text.
+// The same by the key's index (fieldAt, numberAt), as the simulator hands them over.
 template <class Info>
 void expectNumbersReadAsText(std::initializer_list<std::string_view> keys) {
   const std::int64_t values[] = {0, 7, -1, 2147483647, 2147483648, -2147483648LL, -2147483649LL,
                                  std::numeric_limits<std::int64_t>::max(), std::numeric_limits<std::int64_t>::min()};
   for (std::string_view key : keys) {
+    const std::size_t k = kSentinelKeys.indexOf(key);
+    ASSERT_LT(k, kSentinelKeys.size()) << key;
     for (std::int64_t v : values) {
-      SentinelReader<Info> asNumber, asText;
-      for (int i = 0; i < 2; ++i) {
-        SentinelFieldSink& sink = i == 0 ? static_cast<SentinelFieldSink&>(asNumber) : asText;
+      SentinelReader<Info> readers[4];  // number, text, number by index, text by index
+      for (int i = 0; i < 4; ++i) {
+        SentinelFieldSink& sink = readers[i];
         sink.beginEntry();
         sink.field("name", "n");
         sink.field("port", "6379");
-        if (i == 0) sink.number(key, v);
-        else sink.field(key, std::to_string(v));
+        switch (i) {
+          case 0: sink.number(key, v); break;
+          case 1: sink.field(key, std::to_string(v)); break;
+          case 2: sink.numberAt(k, v); break;
+          default: sink.fieldAt(k, std::to_string(v)); break;
+        }
         sink.number("quorum", 2147483648LL);  // bad in a master: the first bad field in table order wins
         sink.endEntry();
       }
-      EXPECT_EQ(describe(asNumber.takeAll()), describe(asText.takeAll())) << key << " " << v;
+      const std::string want = describe(readers[1].takeAll());
+      for (int i : {0, 2, 3}) EXPECT_EQ(describe(readers[i].takeAll()), want) << key << " " << v << " way " << i;
     }
   }
 }
@@ -191,6 +219,43 @@ TEST(SentinelInstances, NumbersReadAsTheirText) {
        "slave-repl-offset", "replica-announced", "role-reported-time"});
   expectNumbersReadAsText<SentinelPeerInfo>({"name", "ip", "port", "runid", "flags", "last-hello-message",
                                              "voted-leader", "voted-leader-epoch", "link-refcount"});
+}
+
+// A reader fed only the keys it wants, by index, reads as one fed every key by name: the
+// keys it leaves to the sender to skip make no difference, bad numbers included (the first
+// in table order is reported whichever order they came in).
+template <class Info>
+void expectSkippedKeysMakeNoDifference() {
+  const SentinelKeySet wanted = SentinelReader<Info>().wantedKeys();
+  const std::string_view values[] = {"7", "x", "", "2147483648"};
+  for (std::size_t bad = 0; bad <= kSentinelKeys.size(); ++bad) {
+    for (std::string_view badValue : values) {
+      for (bool reversed : {false, true}) {
+        SentinelReader<Info> all, some;
+        all.beginEntry();
+        some.beginEntry();
+        for (std::size_t j = 0; j < kSentinelKeys.size(); ++j) {
+          const std::size_t k = reversed ? kSentinelKeys.size() - 1 - j : j;
+          // Every key but `bad` and those after it in table order reads a good number.
+          const std::string_view v = k < bad ? std::string_view("12") : badValue;
+          all.field(kSentinelKeys.name(k), v);
+          if (wanted & sentinelKeyBit(k)) some.fieldAt(k, v);
+        }
+        all.endEntry();
+        some.endEntry();
+        EXPECT_EQ(describe(some.takeAll()), describe(all.takeAll())) << bad << " " << badValue << " " << reversed;
+      }
+    }
+  }
+}
+
+TEST(SentinelInstances, SkippedKeysMakeNoDifference) {
+  EXPECT_EQ(SentinelReader<SentinelMasterInfo>().wantedKeys(), kAllSentinelKeys);  // it keeps every field
+  EXPECT_NE(SentinelReader<SentinelReplicaInfo>().wantedKeys(), kAllSentinelKeys);
+  EXPECT_NE(SentinelReader<SentinelPeerInfo>().wantedKeys(), kAllSentinelKeys);
+  expectSkippedKeysMakeNoDifference<SentinelMasterInfo>();
+  expectSkippedKeysMakeNoDifference<SentinelReplicaInfo>();
+  expectSkippedKeysMakeNoDifference<SentinelPeerInfo>();
 }
 
 }  // namespace

@@ -163,6 +163,51 @@ TEST(SentinelParser, MasterFieldsKeepEverythingSent) {
   for (const auto& [k, v] : *all) EXPECT_EQ(real->fields.at(k), v) << k;
 }
 
+// A master's fields read the same however they were handed over: a key of kSentinelKeys by
+// name or by index, a number as a number or as its text, a key of none of them as sent.
+TEST(SentinelParser, MasterFieldsReadTheSameHoweverHandedOver) {
+  const std::size_t quorum = kSentinelKeys.indexOf("quorum");
+  const std::size_t port = kSentinelKeys.indexOf("port");
+  ASSERT_LT(quorum, kSentinelKeys.size());
+  SentinelReader<SentinelMasterInfo> byName, byIndex;
+  byName.beginEntry();
+  byName.field("port", "6379");
+  byName.field("brand-new-field", "-12");
+  byName.field("quorum", "2");
+  byName.field("other", "");
+  byName.endEntry();
+  byIndex.beginEntry();
+  byIndex.numberAt(port, 6379);
+  byIndex.number("brand-new-field", -12);
+  byIndex.fieldAt(quorum, "2");
+  byIndex.field("other", "");
+  byIndex.endEntry();
+  auto a = byName.takeOne();
+  auto b = byIndex.takeOne();
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_EQ(a->fields, b->fields);
+  ASSERT_EQ(b->fields.size(), 4u);
+  const std::pair<std::string, std::string> want[] = {
+      {"port", "6379"}, {"brand-new-field", "-12"}, {"quorum", "2"}, {"other", ""}};
+  for (std::size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(b->fields.key(i), want[i].first);
+    EXPECT_EQ(b->fields.value(i), want[i].second);
+    EXPECT_EQ(b->fields.at(want[i].first), want[i].second);
+  }
+  EXPECT_EQ(b->port, 6379);
+  EXPECT_EQ(b->quorum, 2);
+  SentinelFieldList other = b->fields;
+  other.add(quorum, {}, std::int64_t{3});  // a repeated key reads as its last value
+  EXPECT_EQ(other.at("quorum"), "3");
+  EXPECT_FALSE(other == b->fields);
+  SentinelFieldList differs;
+  differs.add(port, {}, std::int64_t{6380});
+  differs.add(kSentinelKeys.size(), "brand-new-field", "-12");
+  differs.add(quorum, {}, "2");
+  differs.add(kSentinelKeys.size(), "other", "");
+  EXPECT_FALSE(differs == b->fields);
+}
+
 // The typed reads find their key among others of the same length and are not fooled by
 // near misses, and keys longer than any they read are kept too.
 TEST(SentinelParser, TypedFieldsAreFoundAmongKeysOfTheSameLength) {
