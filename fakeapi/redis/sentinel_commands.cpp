@@ -249,7 +249,8 @@ void SentinelNode::appendViewDigest(const std::string& master, ViewHash& out) co
   const auto one = [&](const Instance& ri) {
     digest(out, ri.host, ri.port, ri.runid, ri.flags, ri.link.disconnected, ri.failoverState, ri.configEpoch, ri.quorum,
            ri.downAfter, ri.failoverTimeout, ri.parallelSyncs, ri.roleReported, ri.masterLinkDownTime,
-           ri.slaveMasterHost, ri.slaveMasterPort, ri.slaveMasterLinkUp, ri.slavePriority, ri.leader, ri.leaderEpoch);
+           ri.slaveMasterHost, ri.slaveMasterPort, ri.slaveMasterLinkUp, ri.slavePriority, ri.replicaAnnounced,
+           ri.leader, ri.leaderEpoch);
   };
   one(*m);
   digest(out, m->slaves.size(), m->sentinels.size());
