@@ -162,12 +162,18 @@ void RedisNode::applyWrite(const Argv& argv) {
 
 // --- INFO / ROLE / CONFIG / CLIENT ------------------------------------------------------
 
-RedisReply RedisNode::cmdInfo(Client&, ConnId, RequestId, const Argv& argv, bool*) {
+RedisReply RedisNode::cmdInfo(Client&, ConnId c, RequestId, const Argv& argv, bool*) {
   // adminReplicationInfo's caller reads the fields: no text to write when they read back.
   if (replicationOut_ != nullptr && argv.size() == 2 && iequals(argv[1], "replication") &&
       replicationFields(*replicationOut_)) {
     replicationOut_ = nullptr;
     return {};
+  }
+  // A simulated Sentinel's periodic INFO: the lines it reads (most INFO commands are these).
+  if (argv.size() == 1 && fabric().isSentinelClient(c)) {
+    RedisReply lines;
+    lines.type = RedisReply::Type::String;
+    if (sentinelInfoText(lines.str)) return lines;
   }
   std::string section = argv.size() >= 2 ? lower(argv[1]) : "default";
   return RedisReply::bulk(infoText(section));

@@ -100,6 +100,13 @@ class RedisNode final : public SimProcess {
   // The text INFO and ROLE would return (also used by tests of their layout).
   std::string infoText(const std::string& section);
   RedisReply roleReply() const;
+  // What a simulated Sentinel is answered to INFO (its command connection is marked, see
+  // Fabric::markSentinelClient): of infoText("default"), the lines SentinelNode::refreshInfo
+  // reads, in their order, each as it is there up to where the parse stops reading it. The
+  // parse skips every other line and section, so it does with these what it does with the
+  // whole text, without the text being written and read. False, `out` untouched, when a
+  // value holds a line break (the whole text is answered then).
+  bool sentinelInfoText(std::string& out) const;
   // Appends what INFO replication says that does not drift with time: the process state,
   // role, master link, priorities, the password it wants, its replicas and their states —
   // not offsets, lags or ages. While this stays the same, so does every verdict drawn from
