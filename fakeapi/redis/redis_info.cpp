@@ -1,6 +1,7 @@
 // INFO and ROLE, laid out field for field as redis-server 7.0 prints them (the operator
 // and Sentinel parse this text). Fields that describe the host (os, memory allocator,
 // CPU) carry fixed plausible values.
+#include <cstring>
 #include <limits>
 
 #include "core/redis/info_parser.h"
@@ -301,9 +302,12 @@ bool RedisNode::replicationFields(ReplicationInfo& r) const {
 
 bool RedisNode::sentinelInfoText(std::string& out) const {
   // Only a value with a line break could differ: it would make lines of its own in the
-  // whole text (a run id, a master host or a replica's address given by a client).
-  auto oneLine = [](std::string_view v) { return v.find_first_of("\r\n") == std::string_view::npos; };
-  if (!oneLine(runId_) || !oneLine(masterHost_)) return false;
+  // whole text (a master host or a replica's address given by a client; the run id is a
+  // hex id). Two memchr (find_first_of calls one per character).
+  auto oneLine = [](std::string_view v) {
+    return std::memchr(v.data(), '\n', v.size()) == nullptr && std::memchr(v.data(), '\r', v.size()) == nullptr;
+  };
+  if (!oneLine(masterHost_)) return false;
   for (const auto& [c, rep] : replicas_)
     if (!oneLine(rep.ip)) return false;
   const std::int64_t now = nowMs();
