@@ -88,7 +88,7 @@ RedisReply RedisNode::cmdDel(Client&, ConnId, RequestId, const Argv& argv, bool*
   }
   if (del.size() > 1) {
     applyWrite(del);
-    propagate(del);
+    propagate(std::move(del));
   }
   return intReply(n);
 }
@@ -368,7 +368,7 @@ RedisReply RedisNode::cmdPublish(Client&, ConnId, RequestId, const Argv& argv, b
     stream.emplace_back("PUBLISH");
     stream.emplace_back(argv[1]);
     stream.emplace_back(argv[2]);
-    propagate(stream);
+    propagate(std::move(stream));
   }
   return intReply(n);
 }

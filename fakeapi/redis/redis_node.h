@@ -236,14 +236,15 @@ class RedisNode final : public SimProcess {
   RedisReply cmdReplconf(Client&, ConnId, RequestId, const Argv&, bool*);
   RedisReply cmdPsync(Client&, ConnId, RequestId, const Argv&, bool*);
   RedisReply cmdFailover(Client&, ConnId, RequestId, const Argv&, bool*);
-  void propagate(const Argv& argv);
-  void feedBacklog(const Argv& argv, std::int64_t start, std::int64_t len);
+  // By value, down to the backlog, which keeps the command: moved there, not copied.
+  void propagate(Argv argv);
+  void feedBacklog(Argv argv, std::int64_t start, std::int64_t len);
   void createBacklog();
   void trimBacklog();
   void startFullSync();
   void finishTransfer(ConnId c, std::shared_ptr<const Dataset> snapshot, std::string replid,
                       std::int64_t offset);
-  void emit(const Argv& argv);
+  void emit(Argv argv);
   // A replication stream entry as pushed to replicas (shared when several get it).
   static std::shared_ptr<const RedisReply> streamEntry(const Argv& argv, std::int64_t start);
   void sendStream(ConnId c, const Argv& argv, std::int64_t start);
