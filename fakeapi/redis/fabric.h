@@ -88,6 +88,17 @@ class Fabric {
   void close(ConnId c);  // client hangs up; the server sees the peer closed
   bool isOpen(ConnId c) const { return find(c) != nullptr; }
   bool isEstablished(ConnId c) const;
+  // The client is a simulated Sentinel, whose INFO parse reads a few lines only: a
+  // simulated redis-server may answer its INFO with those (RedisNode::sentinelInfoText).
+  void markSentinelClient(ConnId c) {
+    if (Conn* x = find(c)) x->sentinelClient = true;
+  }
+  bool isSentinelClient(ConnId c) const {
+    const Conn* x = find(c);
+    return sentinelInfoLines_ && x != nullptr && x->sentinelClient;
+  }
+  // Off: Sentinels are answered the whole INFO text (tests compare the two).
+  void setSentinelInfoLines(bool on) { sentinelInfoLines_ = on; }
 
   // --- server side ----------------------------------------------------------------------
   // The reply is moved once, into the packet: by value it was moved on every call on the
@@ -109,6 +120,7 @@ class Fabric {
     std::uint64_t serverInc = 0;
     bool established = false;
     bool dead = false;  // the server side is gone; the client has not heard yet
+    bool sentinelClient = false;  // markSentinelClient
     // Shared, so a delivery holds the handlers while one of them closes the connection
     // (copying a std::function per push allocated).
     std::shared_ptr<const ClientHandlers> h;
@@ -151,6 +163,7 @@ class Fabric {
   std::vector<SimProcess*> procs_{nullptr};  // id 0: no process
   std::unordered_map<RedisEndpoint, ProcId, EndpointHash> listeners_;
   std::uint64_t listenerChanges_ = 0;
+  bool sentinelInfoLines_ = true;
   std::vector<std::unique_ptr<Conn>> conns_{1};  // id 0: no connection
 };
 

@@ -88,7 +88,7 @@ RedisReply RedisNode::cmdDel(Client&, ConnId, RequestId, const Argv& argv, bool*
   }
   if (del.size() > 1) {
     applyWrite(del);
-    propagate(del);
+    propagate(std::move(del));
   }
   return intReply(n);
 }
@@ -162,12 +162,18 @@ void RedisNode::applyWrite(const Argv& argv) {
 
 // --- INFO / ROLE / CONFIG / CLIENT ------------------------------------------------------
 
-RedisReply RedisNode::cmdInfo(Client&, ConnId, RequestId, const Argv& argv, bool*) {
+RedisReply RedisNode::cmdInfo(Client&, ConnId c, RequestId, const Argv& argv, bool*) {
   // adminReplicationInfo's caller reads the fields: no text to write when they read back.
   if (replicationOut_ != nullptr && argv.size() == 2 && iequals(argv[1], "replication") &&
       replicationFields(*replicationOut_)) {
     replicationOut_ = nullptr;
     return {};
+  }
+  // A simulated Sentinel's periodic INFO: the lines it reads (most INFO commands are these).
+  if (argv.size() == 1 && fabric().isSentinelClient(c)) {
+    RedisReply lines;
+    lines.type = RedisReply::Type::String;
+    if (sentinelInfoText(lines.str)) return lines;
   }
   std::string section = argv.size() >= 2 ? lower(argv[1]) : "default";
   return RedisReply::bulk(infoText(section));
@@ -362,7 +368,7 @@ RedisReply RedisNode::cmdPublish(Client&, ConnId, RequestId, const Argv& argv, b
     stream.emplace_back("PUBLISH");
     stream.emplace_back(argv[1]);
     stream.emplace_back(argv[2]);
-    propagate(stream);
+    propagate(std::move(stream));
   }
   return intReply(n);
 }

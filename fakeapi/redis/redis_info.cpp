@@ -1,6 +1,7 @@
 // INFO and ROLE, laid out field for field as redis-server 7.0 prints them (the operator
 // and Sentinel parse this text). Fields that describe the host (os, memory allocator,
 // CPU) carry fixed plausible values.
+#include <cstring>
 #include <limits>
 
 #include "core/redis/info_parser.h"
@@ -296,6 +297,42 @@ bool RedisNode::replicationFields(ReplicationInfo& r) const {
   r.masterReplOffset = replOffset_;
   r.secondReplOffset = secondReplOffset_;
   r.replBacklogActive = backlogActive_;
+  return true;
+}
+
+bool RedisNode::sentinelInfoText(std::string& out) const {
+  // Only a value with a line break could differ: it would make lines of its own in the
+  // whole text (a master host or a replica's address given by a client; the run id is a
+  // hex id). Two memchr (find_first_of calls one per character).
+  auto oneLine = [](std::string_view v) {
+    return std::memchr(v.data(), '\n', v.size()) == nullptr && std::memchr(v.data(), '\r', v.size()) == nullptr;
+  };
+  if (!oneLine(masterHost_)) return false;
+  for (const auto& [c, rep] : replicas_)
+    if (!oneLine(rep.ip)) return false;
+  const std::int64_t now = nowMs();
+  TextOut t(out);
+  t << "run_id:" << runId_ << "\r\n";
+  if (isMaster()) {
+    t << "role:master\r\n";
+  } else {
+    const bool up = link_.state == LinkState::Connected;
+    t << "role:slave\r\n"
+         "master_host:" << masterHost_ << "\r\n"
+         "master_port:" << masterPort_ << "\r\n"
+         "master_link_status:" << (up ? "up" : "down") << "\r\n"
+         "slave_repl_offset:" << replOffset_ << "\r\n";
+    if (!up) {
+      t << "master_link_down_since_seconds:"
+        << (link_.downSinceMs != 0 ? (now - link_.downSinceMs) / 1000 : -1) << "\r\n";
+    }
+    t << "slave_priority:" << hot_.replicaPriority << "\r\n"
+         "replica_announced:" << (hot_.replicaAnnounced ? 1 : 0) << "\r\n";
+  }
+  // A replica line is read up to its port (its address is taken from "ip=" to the next
+  // comma, its port from "port=" to the next comma or the end).
+  int i = 0;
+  for (const auto& [c, r] : replicas_) t << "slave" << i++ << ":ip=" << r.ip << ",port=" << r.port << "\r\n";
   return true;
 }
 

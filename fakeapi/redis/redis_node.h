@@ -100,6 +100,13 @@ class RedisNode final : public SimProcess {
   // The text INFO and ROLE would return (also used by tests of their layout).
   std::string infoText(const std::string& section);
   RedisReply roleReply() const;
+  // What a simulated Sentinel is answered to INFO (its command connection is marked, see
+  // Fabric::markSentinelClient): of infoText("default"), the lines SentinelNode::refreshInfo
+  // reads, in their order, each as it is there up to where the parse stops reading it. The
+  // parse skips every other line and section, so it does with these what it does with the
+  // whole text, without the text being written and read. False, `out` untouched, when a
+  // value holds a line break (the whole text is answered then).
+  bool sentinelInfoText(std::string& out) const;
   // Appends what INFO replication says that does not drift with time: the process state,
   // role, master link, priorities, the password it wants, its replicas and their states —
   // not offsets, lags or ages. While this stays the same, so does every verdict drawn from
@@ -229,14 +236,15 @@ class RedisNode final : public SimProcess {
   RedisReply cmdReplconf(Client&, ConnId, RequestId, const Argv&, bool*);
   RedisReply cmdPsync(Client&, ConnId, RequestId, const Argv&, bool*);
   RedisReply cmdFailover(Client&, ConnId, RequestId, const Argv&, bool*);
-  void propagate(const Argv& argv);
-  void feedBacklog(const Argv& argv, std::int64_t start, std::int64_t len);
+  // By value, down to the backlog, which keeps the command: moved there, not copied.
+  void propagate(Argv argv);
+  void feedBacklog(Argv argv, std::int64_t start, std::int64_t len);
   void createBacklog();
   void trimBacklog();
   void startFullSync();
   void finishTransfer(ConnId c, std::shared_ptr<const Dataset> snapshot, std::string replid,
                       std::int64_t offset);
-  void emit(const Argv& argv);
+  void emit(Argv argv);
   // A replication stream entry as pushed to replicas (shared when several get it).
   static std::shared_ptr<const RedisReply> streamEntry(const Argv& argv, std::int64_t start);
   void sendStream(ConnId c, const Argv& argv, std::int64_t start);

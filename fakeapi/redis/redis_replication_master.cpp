@@ -32,9 +32,9 @@ void RedisNode::trimBacklog() {
   }
 }
 
-void RedisNode::feedBacklog(const Argv& argv, std::int64_t start, std::int64_t len) {
+void RedisNode::feedBacklog(Argv argv, std::int64_t start, std::int64_t len) {
   if (!backlogActive_) return;
-  backlog_.push_back({start, len, argv});
+  backlog_.push_back({start, len, std::move(argv)});
   backlogHistlen_ += len;
   trimBacklog();
 }
@@ -53,11 +53,10 @@ void RedisNode::sendStream(ConnId c, const Argv& argv, std::int64_t start) {
   fabric().push(c, streamEntry(argv, start));
 }
 
-void RedisNode::emit(const Argv& argv) {
+void RedisNode::emit(Argv argv) {
   const std::int64_t start = replOffset_ + 1;
   const std::int64_t len = respLength(argv);
   replOffset_ += len;
-  feedBacklog(argv, start, len);
   std::shared_ptr<const RedisReply> entry;  // built once, shared by every online replica
   for (auto& [c, r] : replicas_) {
     if (r.state == ReplicaInfo::State::Online) {
@@ -68,9 +67,10 @@ void RedisNode::emit(const Argv& argv) {
       r.pendingOffsets.push_back(start);
     }
   }
+  feedBacklog(std::move(argv), start, len);  // last: it takes the command
 }
 
-void RedisNode::propagate(const Argv& argv) {
+void RedisNode::propagate(Argv argv) {
   if (!isMaster()) return;  // a replica only relays its master's stream
   if (!backlogActive_ && replicas_.empty()) return;
   if (!backlogActive_) createBacklog();
@@ -78,7 +78,7 @@ void RedisNode::propagate(const Argv& argv) {
     emit({"SELECT", "0"});
     streamDb_ = 0;
   }
-  emit(argv);
+  emit(std::move(argv));
 }
 
 void RedisNode::shiftReplicationId() {

@@ -249,7 +249,6 @@ void RedisNode::onMasterPush(std::uint64_t attempt, const RedisReply& msg) {
   const std::int64_t start = msg.integer;
   const std::int64_t len = respLength(argv);
   replOffset_ += len;
-  feedBacklog(argv, start, len);
   if (iequals(argv[0], "publish") && argv.size() == 3)
     deliverPublish(argv[1], argv[2]);
   else
@@ -262,6 +261,8 @@ void RedisNode::onMasterPush(std::uint64_t attempt, const RedisReply& msg) {
       r.pendingOffsets.push_back(start);
     }
   }
+  // Last: the backlog takes the command (nothing above reads the backlog).
+  feedBacklog(std::move(argv), start, len);
 }
 
 void RedisNode::replicaCron() {

@@ -457,6 +457,7 @@ void SentinelNode::reconnect(Instance& ri) {
     };
     h.onClose = lost;
     link.cc = fabric().connect(procId(), netId(), {ri.host, ri.port}, std::move(h));
+    fabric().markSentinelClient(link.cc);  // refreshInfo reads a few lines of INFO
     link.pendingCommands = 0;
     link.ccConnTime = now;
     sendAuthIfNeeded(ri, link.cc);
@@ -686,6 +687,8 @@ void SentinelNode::refreshInfo(Instance& ri, const std::string& info) {
   // No plan to redo here but ri's (after the reply): what INFO changes of its master
   // happens during a failover (when the master is not planned), forceHelloUpdate unplans
   // those it moves, and a new replica is made without a plan.
+  // A simulated redis-server answers us with only the lines read here (see
+  // RedisNode::sentinelInfoText): a line this starts to read must be written there too.
   std::int64_t linkDownTime = 0;  // set once the lines are read: a change counts (setViewed)
   int role = 0;
   std::size_t pos = 0;
