@@ -34,7 +34,7 @@ Status Ensurer::checkSynced(const std::vector<DesiredObject>& desired) const {
 
 ObjectPtr Ensurer::liveOf(const DesiredObject& d) const {
   // In place: liveOf runs for every desired object on every pass.
-  return live_.get(d.resource, d.ns, d.objectName);
+  return live_.get(d.resource, meta::fieldView(d.object, "namespace"), meta::fieldView(d.object, "name"));
 }
 
 EnsureOutcome Ensurer::ensure(const std::vector<DesiredObject>& desired) {
@@ -90,8 +90,7 @@ EnsureOutcome Ensurer::ensure(const std::shared_ptr<const std::vector<DesiredObj
 
 Status Ensurer::ensureOne(const DesiredObject& d, const ObjectPtr& live, EnsureReport& report) {
   if (!live) {
-    // The shared variants: the object written is not copied back out only to be dropped.
-    auto made = client_.createShared(d.resource, d.object);
+    auto made = client_.create(d.resource, d.object);
     if (!made) return about(d, "create", made.error());
     ++report.created;
     report.actions.push_back("create " + describe(d));
@@ -109,7 +108,7 @@ Status Ensurer::ensureOne(const DesiredObject& d, const ObjectPtr& live, EnsureR
     ++report.unchanged;
     return {};
   }
-  auto written = client_.updateShared(d.resource, mergeForUpdate(d, *live, &report.immutableKept));
+  auto written = client_.update(d.resource, mergeForUpdate(d, *live, &report.immutableKept));
   if (!written) return about(d, "update", written.error());
   ++report.updated;
   report.actions.push_back("update " + describe(d));

@@ -48,11 +48,7 @@ struct DesiredObject {
   Resource resource;
   Object object;     // with the desired-hash annotation set
   std::string hash;  // that annotation's value
-  // metadata.namespace and .name, kept: the Ensurer looks the live object up by them on
-  // every pass (reading them in the object walked its metadata twice each time).
-  std::string ns = meta::namespaceOf(object);
-  std::string objectName = meta::name(object);
-  std::string name() const { return objectName; }
+  std::string name() const { return meta::name(object); }
 };
 
 // The resources desiredObjects returns, in ensure order, without duplicates: what the
