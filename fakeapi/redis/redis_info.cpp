@@ -193,8 +193,7 @@ void RedisNode::infoReplication(std::string& out) {
            "master_sync_last_io_seconds_ago:" << (now - link_.lastIoMs) / 1000 << "\r\n";
     }
     if (!up) {
-      t << "master_link_down_since_seconds:"
-        << (link_.downSinceMs != 0 ? (now - link_.downSinceMs) / 1000 : -1) << "\r\n";
+      t << "master_link_down_since_seconds:" << link_.downSinceSeconds(now) << "\r\n";
     }
     t << "slave_priority:" << hot_.replicaPriority << "\r\n"
          "slave_read_only:" << (hot_.readOnly ? 1 : 0) << "\r\n"
@@ -273,8 +272,7 @@ bool RedisNode::replicationFields(ReplicationInfo& r) const {
   // A master's text has none of these: the parse's defaults.
   r.masterLastIoSecondsAgo = !isMaster() && up ? (now - link_.lastIoMs) / 1000 : -1;
   r.masterSyncInProgress = !isMaster() && link_.state == LinkState::Sync;
-  r.masterLinkDownSinceSeconds =
-      !isMaster() && !up && link_.downSinceMs != 0 ? (now - link_.downSinceMs) / 1000 : -1;
+  r.masterLinkDownSinceSeconds = !isMaster() && !up ? link_.downSinceSeconds(now) : -1;
   r.slavePriority = static_cast<int>(priority);
   r.slaveReadOnly = isMaster() || hot_.readOnly;
 
@@ -323,8 +321,7 @@ bool RedisNode::sentinelInfoText(std::string& out) const {
          "master_link_status:" << (up ? "up" : "down") << "\r\n"
          "slave_repl_offset:" << replOffset_ << "\r\n";
     if (!up) {
-      t << "master_link_down_since_seconds:"
-        << (link_.downSinceMs != 0 ? (now - link_.downSinceMs) / 1000 : -1) << "\r\n";
+      t << "master_link_down_since_seconds:" << link_.downSinceSeconds(now) << "\r\n";
     }
     t << "slave_priority:" << hot_.replicaPriority << "\r\n"
          "replica_announced:" << (hot_.replicaAnnounced ? 1 : 0) << "\r\n";
