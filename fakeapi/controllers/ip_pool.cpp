@@ -46,14 +46,18 @@ Result<IpPool> IpPool::fromCidr(std::string_view cidr, Duration quarantine) {
 }
 
 Result<std::string> IpPool::allocate(TimePoint now, std::string_view avoid) {
-  const std::optional<std::uint32_t> avoidIp = avoid.empty() ? std::nullopt : parse(avoid);
+  // Plain values rather than an optional: GCC 12 with -fprofile-use (scripts/build-pgo.sh)
+  // warns that the optional's value may be read uninitialized.
+  const std::optional<std::uint32_t> parsed = avoid.empty() ? std::nullopt : parse(avoid);
+  const bool avoiding = parsed.has_value();
+  const std::uint32_t avoidIp = parsed.value_or(0);
   auto take = [&](std::uint32_t ip) {
     used_.insert(ip);
     return format(ip);
   };
   // A freed address whose quarantine is over comes first.
   for (auto it = freed_.begin(); it != freed_.end() && it->at + quarantine_ <= now; ++it) {
-    if (avoidIp && *avoidIp == it->ip) continue;
+    if (avoiding && avoidIp == it->ip) continue;
     const std::uint32_t ip = it->ip;
     freed_.erase(it);
     return take(ip);
@@ -64,7 +68,7 @@ Result<std::string> IpPool::allocate(TimePoint now, std::string_view avoid) {
   }
   // Range exhausted: hand out a quarantined address rather than fail.
   for (auto it = freed_.begin(); it != freed_.end(); ++it) {
-    if (avoidIp && *avoidIp == it->ip) continue;
+    if (avoiding && avoidIp == it->ip) continue;
     const std::uint32_t ip = it->ip;
     freed_.erase(it);
     return take(ip);
