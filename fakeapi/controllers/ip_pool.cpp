@@ -46,8 +46,8 @@ Result<IpPool> IpPool::fromCidr(std::string_view cidr, Duration quarantine) {
 }
 
 Result<std::string> IpPool::allocate(TimePoint now, std::string_view avoid) {
-  // Plain values rather than an optional: GCC 12 with -fprofile-use (scripts/build-pgo.sh)
-  // warns that the optional's value may be read uninitialized.
+  // The loops test plain values, not the optional: GCC 12 with -fprofile-use
+  // (scripts/build-pgo.sh) warns that the optional's value may be read uninitialized.
   const std::optional<std::uint32_t> parsed = avoid.empty() ? std::nullopt : parse(avoid);
   const bool avoiding = parsed.has_value();
   const std::uint32_t avoidIp = parsed.value_or(0);

@@ -162,7 +162,9 @@ class RedisNode final : public SimProcess {
     std::int64_t downSinceMs = 0;  // 0: never lost (INFO shows -1)
     std::int64_t stateSinceMs = 0;
     // INFO's master_link_down_since_seconds at now (every INFO form reports it alike).
-    std::int64_t downSinceSeconds(std::int64_t now) const { return downSinceMs != 0 ? (now - downSinceMs) / 1000 : -1; }
+    std::int64_t downSinceSeconds(std::int64_t now) const {
+      return downSinceMs != 0 ? (now - downSinceMs) / 1000 : -1;
+    }
     std::uint64_t attempt = 0;     // invalidates callbacks of an abandoned handshake
     bool failoverPsync = false;    // we are the old master of a FAILOVER
     std::string syncReplId;        // from +FULLRESYNC, until the RDB arrives
