@@ -228,7 +228,7 @@ void checkConfig(Collector& c, const RedisClusterSpec& spec) {
       continue;
     }
     const auto* owned = std::find_if(std::begin(kOwnedRedisConfig), std::end(kOwnedRedisConfig),
-                                     [&](const Owned& o) { return o.key == key; });
+                                     [&k = key](const Owned& o) { return o.key == k; });
     if (owned != std::end(kOwnedRedisConfig)) {
       c.add(field, std::string(owned->message));
       continue;
