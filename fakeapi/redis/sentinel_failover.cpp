@@ -264,6 +264,7 @@ void SentinelNode::switchToPromoted(Instance& m) {
   const Instance* ref = m.promotedSlave ? m.promotedSlave : &m;
   const std::string host = ref->host;
   const int port = ref->port;
+  if (m.configEpoch > m.failoverEpoch) ++staleEnds_;
   event("+switch-master", nullptr, fmt::format("{} {} {} {} {}", m.name, m.host, m.port, host, port));
   resetMasterAndChangeAddress(m, host, port);
 }

@@ -135,6 +135,13 @@ class SentinelNode final : public SimProcess {
   std::uint64_t timerTicksPassedBy() const { return ticksPassed_; }
   std::uint64_t timerTicksRun() const { return ticksRun_; }
   std::uint64_t timerPlanSkips() const { return planSkips_; }
+  // Failovers this sentinel led and ended (+switch-master to its promoted replica) under a
+  // config epoch newer than the one it won. sentinel.c takes a newer epoch from a hello
+  // that names the address the failing-over sentinel still holds (the old master's), keeps
+  // failing over, and then publishes its own replica under that epoch: the other
+  // sentinels, at the same epoch, never take it, and this one never takes theirs — a split
+  // real Sentinel does not heal (FIDELITY.md, "a failover that ends under a newer epoch").
+  std::uint64_t failoverEndsUnderNewerEpoch() const { return staleEnds_; }
   // A SENTINEL subcommand is about to run: one that may change what the timer acts on
   // voids the timer's plans.
   void noteSentinelCommand(std::string_view sub);
@@ -423,6 +430,7 @@ class SentinelNode final : public SimProcess {
   std::int64_t wake_ = kAlways;
   bool checkPlans_ = false;
   std::uint64_t planMisses_ = 0, planSkips_ = 0;
+  std::uint64_t staleEnds_ = 0;
   std::uint64_t activity_ = 0;  // commands sent and events: what a probe sees of a tick
   std::uint64_t viewVersion_ = 0;
   std::map<ConnId, Client> clients_;

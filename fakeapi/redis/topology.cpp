@@ -58,9 +58,10 @@ Topology::Topology(RedisSim& sim, TopologyOptions opts) : sim_(sim), opts_(std::
 RedisNode& Topology::redis(int i) const { return *sim_.redis(redisEp(i)); }
 SentinelNode& Topology::sentinel(int i) const { return *sim_.sentinel(sentinelEp(i)); }
 
-std::optional<RedisEndpoint> Topology::agreedMaster() const {
+std::optional<RedisEndpoint> Topology::agreedMaster(SentinelMask ignored) const {
   std::optional<RedisEndpoint> agreed;
   for (int i = 0; i < opts_.sentinels; ++i) {
+    if ((ignored >> i) & 1u) continue;
     SentinelNode* s = sim_.sentinel(sentinelEp(i));
     if (!s || s->state() != SimProcess::State::Running) continue;
     auto m = s->masterAddress(opts_.masterName);
@@ -71,14 +72,15 @@ std::optional<RedisEndpoint> Topology::agreedMaster() const {
   return agreed;
 }
 
-bool Topology::converged(std::string* why) const {
+bool Topology::converged(std::string* why, SentinelMask ignored) const {
   auto fail = [why](std::string w) {
     if (why) *why = std::move(w);
     return false;
   };
-  auto master = agreedMaster();
+  auto master = agreedMaster(ignored);
   if (!master) return fail("sentinels do not agree on a master");
   for (int i = 0; i < opts_.sentinels; ++i) {
+    if ((ignored >> i) & 1u) continue;
     SentinelNode* s = sim_.sentinel(sentinelEp(i));
     if (s && s->state() == SimProcess::State::Running && s->failoverInProgress(opts_.masterName))
       return fail(fmt::format("sentinel {} is failing over", i));

@@ -46,12 +46,14 @@ class Topology {
   SentinelNode& sentinel(int i) const;
   RedisSim& sim() const { return sim_; }
 
+  // Bit i set: sentinel i is left out of agreedMaster and converged.
+  using SentinelMask = unsigned;
   // The master all running sentinels report, when they agree (and at least one runs).
-  std::optional<RedisEndpoint> agreedMaster() const;
+  std::optional<RedisEndpoint> agreedMaster(SentinelMask ignored = 0) const;
   // Converged: the sentinels agree on a master, none is failing over, that node runs as a
   // master, every other running redis node is its replica with the link up, and no other
   // node calls itself master. `why` says what is missing.
-  bool converged(std::string* why = nullptr) const;
+  bool converged(std::string* why = nullptr, SentinelMask ignored = 0) const;
   // Every running sentinel lists exactly the running replicas and the other sentinels.
   bool sentinelListsExact(std::string* why = nullptr) const;
 

@@ -13,11 +13,19 @@
 // repl-diskless-sync-delay (5 s). 30 + 25 + 2 x (20 + 8) + 18 + 20 + 5 = 154 s; kBound adds
 // margin: 180 s.
 //
+// One exception, a flaw of Sentinel itself that the simulator reproduces: a sentinel that
+// ends a failover under a config epoch newer than the one it won
+// (SentinelNode::failoverEndsUnderNewerEpoch) names its own promoted replica under an
+// epoch the others already hold for another master, and no hello ever moves either side.
+// Such a sentinel is left out of the agreement (the others must still converge, and at
+// most one sentinel may be left out); the run is tagged "split".
+//
 // Cases: 50 by default (each simulates a few virtual minutes); KUN_REDIS_PROP_CASES
 // overrides. The seed comes from RapidCheck (RC_PARAMS="seed=N" reproduces a run).
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <bit>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -67,6 +75,9 @@ std::string ipOf(int i) { return i < 3 ? Topology::redisEp(i).host : Topology::s
 struct Outcome {
   bool failedOver = false;  // the final master is not the first one
   bool converged = false;
+  // The sentinels left out of the agreement: they ended a failover under a newer epoch.
+  Topology::SentinelMask split = 0;
+  bool splitKept = false;  // ... and still name another master at the end
   std::string why;
   std::int64_t convergedAfterMs = -1;
   // Timer runs that did something where the sentinel's timer plans would have passed
@@ -134,23 +145,24 @@ Outcome play(std::uint64_t seed, const std::vector<Fault>& faults) {
     if (s->state() == SimProcess::State::Hung) s->resume();
     if (s->state() == SimProcess::State::Down) s->start();
   }
+  auto split = [&] {
+    Topology::SentinelMask m = 0;
+    for (int i = 0; i < t.sentinelCount(); ++i)
+      if (t.sentinel(i).failoverEndsUnderNewerEpoch() > 0) m |= 1u << i;
+    return m;
+  };
   Outcome out;
   const TimePoint healed = loop.now();
   // Converged and still converged 15 s later (a passing moment does not count).
-  out.converged = loop.runUntil(
-      [&] {
-        if (!t.converged()) return false;
-        return true;
-      },
-      healed + kBound);
+  out.converged = loop.runUntil([&] { return t.converged(nullptr, split()); }, healed + kBound);
   if (out.converged) {
     out.convergedAfterMs = toMillis(loop.now() - healed);
     loop.runFor(seconds(15));
-    out.converged = t.converged(&out.why);
-    out.failedOver = t.agreedMaster() && *t.agreedMaster() != Topology::redisEp(0);
-  } else {
-    t.converged(&out.why);
   }
+  out.split = split();
+  out.converged = t.converged(&out.why, out.split) && out.converged;
+  out.splitKept = out.split != 0 && !t.agreedMaster();
+  out.failedOver = t.agreedMaster(out.split) && *t.agreedMaster(out.split) != Topology::redisEp(0);
   for (SentinelNode* s : sim.sentinels()) out.planMisses += s->timerPlanMisses();
   if (dump)
     for (const auto& e : trace.entries())
@@ -173,7 +185,10 @@ TEST(SentinelConvergence, AfterAnyHealedFaultScheduleTheSentinelsAgreeOnOneMaste
         const auto faults = *rc::gen::container<std::vector<Fault>>(static_cast<std::size_t>(n), genFault());
         const Outcome o = play(seed, faults);
         RC_TAG(o.failedOver ? "master changed" : "same master",
-               o.convergedAfterMs < 0 ? "-" : o.convergedAfterMs < 30000 ? "converged < 30 s" : "converged >= 30 s");
+               o.convergedAfterMs < 0 ? "-" : o.convergedAfterMs < 30000 ? "converged < 30 s" : "converged >= 30 s",
+               o.splitKept ? "split" : "-");
+        if (std::popcount(o.split) > 1)
+          RC_FAIL(fmt::format("sentinels {:#b} all ended a failover under a newer epoch", o.split));
         if (o.planMisses != 0) RC_FAIL(fmt::format("{} timer runs the sentinels' plans would have missed", o.planMisses));
         if (!o.converged)
           RC_FAIL(fmt::format("not converged {} after the heal: {}",
@@ -195,6 +210,7 @@ TEST(SentinelConvergence, SentinelCrashDuringAFailoverOfAHungMaster) {
   const std::vector<Fault> faults = {{Fault::CrashSentinel, 22, 29, 1}, {Fault::HangSentinel, 0, 0, 1},
                                      {Fault::HangRedis, 0, 22, 6}, {Fault::CrashRedis, 1, 0, 2}};
   const Outcome o = play(35, faults);
+  EXPECT_EQ(o.split, 0u);
   EXPECT_TRUE(o.converged) << o.why;
   EXPECT_EQ(o.planMisses, 0u);
 }
@@ -203,7 +219,25 @@ TEST(SentinelConvergence, OldMasterPartitionedWithASentinel) {
   const std::vector<Fault> faults = {{Fault::Partition, 17, 7, 22}, {Fault::HangSentinel, 0, 0, 1},
                                      {Fault::HangSentinel, 0, 1, 1}};
   const Outcome o = play(1, faults);
+  EXPECT_EQ(o.split, 0u);
   EXPECT_TRUE(o.converged) << o.why;
+  EXPECT_EQ(o.planMisses, 0u);
+}
+
+TEST(SentinelConvergence, MasterIsolatedTwiceWhileAReplicaIsDown) {
+  const std::vector<Fault> faults = {{Fault::Isolate, 0, 0, 1},     {Fault::HangSentinel, 0, 0, 1},
+                                     {Fault::Isolate, 0, 8, 8},     {Fault::CrashRedis, 10, 0, 1},
+                                     {Fault::CrashRedis, 0, 3, 1},  {Fault::CrashRedis, 47, 17, 29}};
+  const Outcome o = play(1, faults);
+  // Sentinel 2 led the first failover (redis 2 promoted) and was still reconfiguring when
+  // redis 2 crashed; sentinel 0 failed redis 2 over to redis 0 under epoch 2. Sentinel 2 took
+  // epoch 2 from a hello naming redis 0 — the address it still held — and, its failover
+  // ended for timeout once redis 2 was back, switched to redis 2 under epoch 2. Real
+  // Sentinel stays split the same way; the other two agree and the data follows them.
+  EXPECT_EQ(o.split, 0b100u);
+  EXPECT_TRUE(o.splitKept);
+  EXPECT_TRUE(o.converged) << o.why;
+  EXPECT_FALSE(o.failedOver);  // redis 0 is the master again, after two failovers
   EXPECT_EQ(o.planMisses, 0u);
 }
 
@@ -211,6 +245,7 @@ TEST(SentinelConvergence, ASchedulePlaysTheSameTwice) {
   const std::vector<Fault> faults = {{Fault::CrashRedis, 0, 2, 20}, {Fault::HangSentinel, 1, 5, 10},
                                      {Fault::Partition, 0b000101, 30, 8}};
   const Outcome a = play(7, faults), b = play(7, faults);
+  EXPECT_EQ(a.split, 0u);
   EXPECT_TRUE(a.converged) << a.why;
   EXPECT_TRUE(a.failedOver);  // redis 0 was down for 20 s: the sentinels moved on
   EXPECT_EQ(a.convergedAfterMs, b.convergedAfterMs);
