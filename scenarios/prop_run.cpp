@@ -9,6 +9,7 @@
 #include "chaos/faults/fault_schedule.h"
 #include "core/runtime/random.h"
 #include "scenarios/invariants.h"
+#include "scenarios/prop_generators.h"
 #include "scenarios/scenario_runner.h"
 #include "scenarios/scenario_write.h"
 
@@ -21,19 +22,6 @@ Object defaultCluster() {
                 {"kind", "RedisCluster"},
                 {"metadata", {{"name", "prop"}, {"namespace", "default"}}},
                 {"spec", {{"size", 3}, {"sentinel", {{"replicas", 3}}}}}};
-}
-
-// One fault: its kind, its start and a seed for the rest of its parameters, so shrinking
-// moves it earlier, towards the first kind and towards plain parameters.
-rc::Gen<chaos::Fault> genFault(std::vector<chaos::FaultKind> kinds, chaos::ScheduleOptions so) {
-  const int horizonMs = static_cast<int>(toMillis(so.horizon));
-  return rc::gen::apply(
-      [kinds, so](std::size_t k, int atMs, std::uint32_t seed) {
-        Random r(seed);
-        return chaos::generateFault(r, kinds[k], milliseconds(atMs), so);
-      },
-      rc::gen::inRange<std::size_t>(0, kinds.size()), rc::gen::inRange(0, horizonMs),
-      rc::gen::arbitrary<std::uint32_t>());
 }
 
 // RapidCheck's own reporting is replaced by the progress lines of the property.
@@ -82,11 +70,10 @@ PropResult runProperty(const PropOptions& opts) {
     return f ? std::string() : "cannot write " + result.file;
   };
   const auto property = [&] {
-    auto faults = *rc::gen::resize(
-        opts.maxFaults, rc::gen::nonEmpty(rc::gen::container<std::vector<chaos::Fault>>(genFault(kinds, so))));
-    if (static_cast<int>(faults.size()) > opts.maxFaults) faults.resize(static_cast<std::size_t>(opts.maxFaults));
+    const auto faults = *genScheduleFaults(kinds, so);
     // Not shrunk: another world seed is another world, no simpler than this one.
-    const auto worldSeed = *rc::gen::noShrink(rc::gen::inRange<std::uint64_t>(1, 1u << 31));
+    const auto worldSeed =
+        *rc::gen::noShrink(rc::gen::resize(rc::kNominalSize, rc::gen::inRange<std::uint64_t>(1, 1u << 31)));
     // Drawn only when asked, so the schedules of a seed stay what they were without it.
     const bool deleteAtEnd = opts.deleteCluster && *rc::gen::arbitrary<bool>();
     chaos::FaultSchedule schedule;
