@@ -1,4 +1,4 @@
-// `kun-sim run FILE [--seed N] [--json OUT] [--timeline OUT]` and `kun-sim replay FILE`:
+// `kun-sim run FILE [--seed N] [--json OUT] [--timeline OUT] [--trace OUT]` and `kun-sim replay FILE`:
 // read a scenario, run it in the simulator, print the verdict, write the report and the
 // picture. Exit 0 when everything held, 1 when something was violated, 2 on bad input.
 #include <boost/program_options.hpp>
@@ -21,7 +21,7 @@ namespace po = boost::program_options;
 namespace {
 
 struct RunArgs {
-  std::string file, json, timeline;
+  std::string file, json, timeline, trace;
   std::optional<std::uint64_t> seed;
   std::vector<std::string> breaks;
   bool quiet = false;
@@ -62,6 +62,9 @@ int runCommand(int argc, char** argv, bool replay) {
   d.add_options()("json", po::value(&a.json)->value_name("OUT"), "write the JSON report to OUT")(
       "timeline", po::value(&a.timeline)->value_name("OUT.svg"),
       "draw each node's role over time, the faults, failovers and health, as SVG")(
+      "trace", po::value(&a.trace)->value_name("OUT"),
+      "write every line the simulated run logged (Redis, Sentinel, kubelet, network, operator, "
+      "faults), one per line with its virtual time, to OUT")(
       "quiet,q", po::bool_switch(&a.quiet), "print only the verdict")(
       "break", po::value(&a.breaks)->value_name("NAME"),
       "run a deliberately broken operator (repeatable): promote-oldest, skip-sentinel-reset, "
@@ -112,12 +115,18 @@ int runCommand(int argc, char** argv, bool replay) {
     breakArgs += " --break " + b;
   }
   opts.timeline = !a.timeline.empty();
+  opts.trace = !a.trace.empty();
   opts.command = std::string("kun-sim run ") + a.file + breakArgs;
   if (!a.quiet) opts.progress = [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };
   const auto result = scenario::runScenario(*scenario, opts);
   std::fputs(scenario::reportSummary(result.report).c_str(), stdout);
   if (!a.json.empty() && !writeFile(a.json, scenario::reportJson(result.report).dump(2) + "\n", "--json")) return 2;
   if (result.timeline && !writeFile(a.timeline, scenario::renderTimelineSvg(*result.timeline), "--timeline")) return 2;
+  if (opts.trace) {
+    std::string text;
+    for (const auto& e : result.trace) text += formatLoopTime(e.time) + " " + e.component + " | " + e.text + "\n";
+    if (!writeFile(a.trace, text, "--trace")) return 2;
+  }
   return result.report.exitCode();
 }
 

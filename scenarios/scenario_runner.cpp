@@ -120,6 +120,7 @@ class Runner {
     wo.world = s_.world;
     wo.heal = o_.heal;
     wo.verifyViewCache = o_.verifyViewCache;
+    if (o_.trace) wo.traceEntries = std::size_t{1} << 30;  // all of them
     return wo;
   }
   // The file for messages, or the scenario's name when it was built in code.
@@ -649,14 +650,23 @@ void Runner::liveness() {
       },
       o_.quietWindow);
   const auto api0 = w_.operatorApiWrites();
+  const auto apiByKind0 = w_.operatorApiWritesByKind();
   const auto redis0 = w_.operatorRedisWrites();
   progress(fmt::format("liveness: healthy; watching the operator for {} s", toMillis(o_.quietWindow) / 1000));
   w_.world().runFor(o_.quietWindow);
   const auto apiWrites = w_.operatorApiWrites() - api0;
   const auto redisWrites = w_.operatorRedisWrites() - redis0;
-  if (apiWrites || redisWrites)
-    violate(inv::kOperatorQuiet, fmt::format("{} API writes and {} state-changing Redis commands in {} s of health",
-                                             apiWrites, redisWrites, toMillis(o_.quietWindow) / 1000));
+  if (apiWrites || redisWrites) {
+    std::string which;  // "(patch events x2, update secrets x1)"
+    for (const auto& [kind, n] : w_.operatorApiWritesByKind()) {
+      const auto before = apiByKind0.find(kind);
+      const auto in = n - (before == apiByKind0.end() ? 0 : before->second);
+      if (in) which += fmt::format("{}{} x{}", which.empty() ? " (" : ", ", kind, in);
+    }
+    if (!which.empty()) which += ")";
+    violate(inv::kOperatorQuiet, fmt::format("{} API writes{} and {} state-changing Redis commands in {} s of health",
+                                             apiWrites, which, redisWrites, toMillis(o_.quietWindow) / 1000));
+  }
   else held(inv::kOperatorQuiet);
   std::vector<LostWrite> lost;
   if (!keys_->readAll(o_.writeTimeout, lost)) {
@@ -730,6 +740,7 @@ RunResult Runner::run() {
     result.report = report_;
     result.viewCache = w_.viewCacheCheck();
     if (timeline_) result.timeline = timeline_->timeline(fmt::format("{} (seed {})", s_.name, seed_));
+    if (o_.trace) result.trace = w_.world().trace().entries();
     return result;
   };
   for (const auto& m : s_.manifests) {

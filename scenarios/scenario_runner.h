@@ -9,8 +9,10 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/rediscluster/heal.h"
+#include "core/runtime/trace.h"
 #include "scenarios/run_report.h"
 #include "scenarios/scenario.h"
 #include "scenarios/timeline.h"
@@ -22,6 +24,8 @@ struct RunOptions {
   std::optional<std::uint64_t> seed;  // else the scenario's, else 1
   rediscluster::HealOptions heal;     // the operator's (the ForTest switches break it)
   bool timeline = false;
+  // Keep the whole trace (every simulated component's log line) in RunResult::trace.
+  bool trace = false;
   // One line per step and phase, for the terminal; none when empty.
   std::function<void(const std::string&)> progress;
   Duration samplePeriod = milliseconds(500);
@@ -38,6 +42,7 @@ struct RunOptions {
 struct RunResult {
   RunReport report;
   std::optional<Timeline> timeline;
+  std::vector<Trace::Entry> trace;  // with RunOptions::trace, oldest first
   ViewCacheCheck viewCache;  // with verifyViewCache
 };
 

@@ -96,6 +96,8 @@ class ScenarioWorld final : public chaos::OperatorControl {
   int operatorRestarts() const { return restarts_; }
   // Since the world was made (across restarts).
   std::uint64_t operatorApiWrites() const { return opClient_.writes(); }
+  // The same, by "verb resource" (CountingClient::writesByKind).
+  const std::map<std::string, std::uint64_t>& operatorApiWritesByKind() const { return opClient_.writesByKind(); }
   std::uint64_t operatorRedisWrites() const;
 
  private:

@@ -154,6 +154,10 @@ void RedisNode::cron() {
 void RedisNode::onAccept(ConnId c) {
   Client cl;
   cl.peer = fabric().peerIp(c);
+  // As createClient: a connection opened while the default user has no password is
+  // authenticated, and stays so when requirepass is set later (a replica's link, Sentinel's
+  // links, a client's pool).
+  cl.authed = !hot_.needsAuth;
   clients_.emplace(c, std::move(cl));
   ++statConnections_;
 }

@@ -269,6 +269,26 @@ TEST(RedisCommands, AuthNoauthAndWrongpass) {
   EXPECT_EQ(w.must(m, {"AUTH", "x"}).str.rfind("ERR AUTH <password> called without any password configured", 0), 0u);
 }
 
+// As Redis: a connection opened while there is no password stays authenticated when
+// requirepass is set (real redis-server 7.0: PING on the same connection answers PONG); a
+// new one must AUTH. The replication links and Sentinel's links live on.
+TEST(RedisCommands, RequirepassSetLaterLeavesOpenConnectionsAuthenticated) {
+  SimWorld w;
+  TopologyOptions o;
+  o.replicas = 1;
+  Topology t(w.sim, o);
+  ASSERT_TRUE(w.runUntil([&] { return t.converged() && t.sentinelListsExact(); }, seconds(40)));
+  for (int i = 0; i < 2; ++i) {
+    ASSERT_TRUE(w.must(Topology::redisEp(i), {"CONFIG", "SET", "masterauth", "pw"}).isOk());
+    ASSERT_TRUE(w.must(Topology::redisEp(i), {"CONFIG", "SET", "requirepass", "pw"}).isOk());
+  }
+  EXPECT_EQ(w.must(Topology::redisEp(0), {"PING"}).str, "NOAUTH Authentication required.");  // a new connection
+  w.runFor(seconds(90));  // past repl-timeout (60 s) and Sentinel's down-after
+  EXPECT_EQ(w.count("disconnecting timedout replica"), 0u) << w.lastTrace();
+  EXPECT_EQ(w.count("+sdown"), 0u) << w.lastTrace();
+  EXPECT_EQ(infoField(w.must(Topology::redisEp(0), {"INFO", "replication"}, "pw").str, "connected_slaves"), "1");
+}
+
 TEST(RedisCommands, ReplicaofRepliesAsRedis) {
   Pair p;
   EXPECT_EQ(p.w.must(p.r, {"REPLICAOF", "10.0.0.1", "6379"}).str, "OK Already connected to specified master");
