@@ -164,9 +164,10 @@ ReconcileResult Reconciler::reconcile(const std::string& key) {
   }
   if (memo.stored != stored) {
     auto parsed = api::parseRedisCluster(stored);
-    if (!parsed) return rejectInvalid(*stored, nullptr, api::formatFieldError(parsed.error()));
+    if (!parsed) return rejectInvalid(*stored, state, nullptr, api::formatFieldError(parsed.error()));
     const std::vector<Error> problems = api::validateRedisCluster(*parsed);
-    if (!problems.empty()) return rejectInvalid(*stored, &*parsed, api::formatFieldErrors(problems));
+    if (!problems.empty()) return rejectInvalid(*stored, state, &*parsed, api::formatFieldErrors(problems));
+    state.rejected.reset();
     memo.defaulted = api::withDefaults(*parsed);
     memo.parsed = std::move(*parsed);
     memo.stored = stored;
@@ -174,7 +175,7 @@ ReconcileResult Reconciler::reconcile(const std::string& key) {
   return reconcileValid(*stored, state);
 }
 
-ReconcileResult Reconciler::rejectInvalid(const Object& stored, const api::RedisCluster* parsed,
+ReconcileResult Reconciler::rejectInvalid(const Object& stored, ClusterState& state, const api::RedisCluster* parsed,
                                           const std::string& message) {
   bump(stats_.invalid);
   reportHealth(meta::key(stored), false);
@@ -187,7 +188,11 @@ ReconcileResult Reconciler::rejectInvalid(const Object& stored, const api::Redis
   }
   const std::string text = redact(message, secrets);
   seams_.log.warn("invalid RedisCluster spec; nothing changed", {{"cluster", meta::key(stored)}, {"problems", text}});
-  event(stored, EventType::Warning, "InvalidSpec", text, secrets);
+  std::pair<std::int64_t, std::string> rejected{meta::generation(stored), text};
+  if (state.rejected != rejected) {
+    event(stored, EventType::Warning, "InvalidSpec", text, secrets);
+    state.rejected = std::move(rejected);
+  }
 
   // The status is written from the stored object even when the spec did not parse.
   api::RedisCluster current;

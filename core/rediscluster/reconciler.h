@@ -98,9 +98,10 @@ class Reconciler {
   const ReconcilerOptions& options() const { return opts_; }
 
  private:
-  ReconcileResult rejectInvalid(const Object& stored, const api::RedisCluster* parsed, const std::string& message);
   // What is remembered of one cluster (see ClusterState below).
   struct ClusterState;
+  ReconcileResult rejectInvalid(const Object& stored, ClusterState& state, const api::RedisCluster* parsed,
+                                const std::string& message);
   ClusterState& stateOf(const std::string& key, const std::string& uid);
   void forget(const std::string& key);
   ReconcileResult reconcileValid(const Object& stored, ClusterState& state);
@@ -137,6 +138,9 @@ class Reconciler {
     Passwords passwords;
     ConfigChecks configChecks;
     ClusterMemo memo;
+    // The generation and problems the last InvalidSpec event reported: a resync of the same
+    // invalid spec says nothing new (the status still says it).
+    std::optional<std::pair<std::int64_t, std::string>> rejected;
   };
   // By key. statesMu_ guards the map's structure only (find, insert, erase), never an
   // entry's contents: those belong to the key's reconcile.

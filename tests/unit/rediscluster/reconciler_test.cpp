@@ -118,11 +118,19 @@ TEST_F(ReconcilerTest, AnInvalidSpecIsFailedWithTheFieldAndAWarningAndNothingIsC
   ASSERT_EQ(warnings.size(), 1u);
   EXPECT_EQ(warnings[0]["type"], "Warning");
   EXPECT_NE(warnings[0]["message"].get<std::string>().find("spec.config.port"), std::string::npos);
-  // Again: the status is already what it says, the Event is aggregated.
+  // Again (a resync): the status already says it and the Event was given; nothing is written.
   const std::uint64_t at = rv();
   run();
-  EXPECT_EQ(eventsWith("InvalidSpec")[0]["count"], 2);
-  EXPECT_EQ(rv(), at + 1);  // only the Event's count moved
+  EXPECT_EQ(eventsWith("InvalidSpec")[0]["count"], 1);
+  EXPECT_EQ(rv(), at);
+  // Another invalid spec is told again.
+  auto got = store.get(res::redisclusters, "default", "test");
+  Object worse = *got;
+  worse["spec"]["size"] = 1;
+  ASSERT_TRUE(store.update(res::redisclusters, worse).ok());
+  loop.runFor(seconds(1));
+  run();
+  ASSERT_EQ(eventsWith("InvalidSpec").size(), 2u);
 }
 
 TEST_F(ReconcilerTest, AnExistingClusterMadeInvalidKeepsEverything) {
