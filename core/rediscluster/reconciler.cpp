@@ -151,6 +151,7 @@ ReconcileResult Reconciler::reconcile(const std::string& key) {
   ClusterState& state = stateOf(key, meta::uid(*stored));
 
   ClusterMemo& memo = state.memo;
+  const bool accepted = memo.stored != nullptr;  // memo.parsed holds a spec in force
   if (memo.stored != stored) {
     const ObjectPtr before = std::exchange(memo.stored, nullptr);
     // The operator's own status write: the spec that parsed and validated is the same.
@@ -164,21 +165,37 @@ ReconcileResult Reconciler::reconcile(const std::string& key) {
   }
   if (memo.stored != stored) {
     auto parsed = api::parseRedisCluster(stored);
-    if (!parsed) return rejectInvalid(*stored, state, nullptr, api::formatFieldError(parsed.error()));
-    const std::vector<Error> problems = api::validateRedisCluster(*parsed);
-    if (!problems.empty()) return rejectInvalid(*stored, state, &*parsed, api::formatFieldErrors(problems));
-    state.rejected.reset();
-    memo.defaulted = api::withDefaults(*parsed);
-    memo.parsed = std::move(*parsed);
-    memo.stored = stored;
+    std::string problem;
+    if (!parsed) {
+      problem = api::formatFieldError(parsed.error());
+    } else if (const std::vector<Error> problems = api::validateRedisCluster(*parsed); !problems.empty()) {
+      problem = api::formatFieldErrors(problems);
+    }
+    if (!problem.empty()) {
+      const std::string text = noteInvalid(*stored, state, parsed ? &*parsed : nullptr, problem);
+      // Never accepted: nothing to run it by. Accepted before: the cluster keeps being
+      // healed under the spec last accepted (a typo in an edit must not switch failover
+      // handling off), its status written to the current object, observedGeneration
+      // staying at the accepted generation.
+      if (!accepted) return rejectInvalid(*stored, parsed ? &*parsed : nullptr, text);
+      auto status = api::parseStoredStatus(stored);
+      if (!status) return rejectInvalid(*stored, parsed ? &*parsed : nullptr, text);
+      api::takeStatusWrite(memo.defaulted, *status, stored);
+      api::takeStatusWrite(memo.parsed, std::move(*status), stored);
+      memo.stored = stored;
+    } else {
+      state.rejected.reset();
+      memo.defaulted = api::withDefaults(*parsed);
+      memo.parsed = std::move(*parsed);
+      memo.stored = stored;
+    }
   }
   return reconcileValid(*stored, state);
 }
 
-ReconcileResult Reconciler::rejectInvalid(const Object& stored, ClusterState& state, const api::RedisCluster* parsed,
-                                          const std::string& message) {
+std::string Reconciler::noteInvalid(const Object& stored, ClusterState& state, const api::RedisCluster* parsed,
+                                    const std::string& message) {
   bump(stats_.invalid);
-  reportHealth(meta::key(stored), false);
   // The password may be what is wrong (a newline in it): never echo it.
   std::vector<std::string> secrets;
   if (parsed) secrets.push_back(parsed->spec.password);
@@ -186,13 +203,19 @@ ReconcileResult Reconciler::rejectInvalid(const Object& stored, ClusterState& st
     auto pw = spec->find("password");
     if (pw != spec->end() && pw->is_string()) secrets.push_back(pw->get<std::string>());
   }
-  const std::string text = redact(message, secrets);
-  seams_.log.warn("invalid RedisCluster spec; nothing changed", {{"cluster", meta::key(stored)}, {"problems", text}});
+  std::string text = redact(message, secrets);
+  seams_.log.warn("invalid RedisCluster spec; not applied", {{"cluster", meta::key(stored)}, {"problems", text}});
   std::pair<std::int64_t, std::string> rejected{meta::generation(stored), text};
   if (state.rejected != rejected) {
     event(stored, EventType::Warning, "InvalidSpec", text, secrets);
     state.rejected = std::move(rejected);
   }
+  return text;
+}
+
+ReconcileResult Reconciler::rejectInvalid(const Object& stored, const api::RedisCluster* parsed,
+                                          const std::string& text) {
+  reportHealth(meta::key(stored), false);
 
   // The status is written from the stored object even when the spec did not parse.
   api::RedisCluster current;
@@ -383,6 +406,10 @@ ReconcileResult Reconciler::reconcileValid(const Object& stored, ClusterState& s
     report.failed = true;
     report.failedReason = "HealFailed";
     report.failedMessage = redact(healed.status.error().message, passwords);
+  } else if (state.rejected) {
+    report.failed = true;
+    report.failedReason = "InvalidSpec";
+    report.failedMessage = state.rejected->second;  // redacted by noteInvalid
   }
   if (!health.masterIP.empty()) report.masterIP = health.masterIP;
   if (const std::string& ip = sentinelServiceIP(ns, name, memo); !ip.empty()) report.sentinelIP = ip;

@@ -100,8 +100,12 @@ class Reconciler {
  private:
   // What is remembered of one cluster (see ClusterState below).
   struct ClusterState;
-  ReconcileResult rejectInvalid(const Object& stored, ClusterState& state, const api::RedisCluster* parsed,
-                                const std::string& message);
+  // An invalid spec: logged, and told by an InvalidSpec event once per generation and
+  // problem. Returns the problem, redacted.
+  std::string noteInvalid(const Object& stored, ClusterState& state, const api::RedisCluster* parsed,
+                          const std::string& message);
+  // An invalid spec of a cluster never accepted: status Failed, nothing else.
+  ReconcileResult rejectInvalid(const Object& stored, const api::RedisCluster* parsed, const std::string& text);
   ClusterState& stateOf(const std::string& key, const std::string& uid);
   void forget(const std::string& key);
   ReconcileResult reconcileValid(const Object& stored, ClusterState& state);

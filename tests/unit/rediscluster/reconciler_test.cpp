@@ -133,8 +133,11 @@ TEST_F(ReconcilerTest, AnInvalidSpecIsFailedWithTheFieldAndAWarningAndNothingIsC
   ASSERT_EQ(eventsWith("InvalidSpec").size(), 2u);
 }
 
+// ... and is still healed and reported under the spec last accepted: a typo in an edit does
+// not switch off the operator's failover handling.
 TEST_F(ReconcilerTest, AnExistingClusterMadeInvalidKeepsEverything) {
   Object stored = create(Object{{"size", 3}});
+  makeHealthy();
   run();
   const std::size_t sts = count(res::statefulsets);
   const std::size_t cms = count(res::configmaps);
@@ -152,6 +155,26 @@ TEST_F(ReconcilerTest, AnExistingClusterMadeInvalidKeepsEverything) {
             redisSts->at("metadata").at("resourceVersion"));
   EXPECT_TRUE(conditionTrue(status(), "Failed"));
   EXPECT_NE(api::findCondition(status(), "Failed")->message.find("spec.size"), std::string::npos);
+  EXPECT_EQ(status().observedGeneration, 1);  // the generation in force
+  healReport = HealReport{};
+  healReport.actions = {"promoted a replica"};
+  const auto before = eventsWith("Healed").size();
+  run();
+  EXPECT_EQ(eventsWith("Healed").size(), before + 1);  // still healed
+  // The world changes while the spec is invalid: the status follows it.
+  health.masterIP = "10.0.0.5";
+  healReport = HealReport{};
+  run();
+  EXPECT_EQ(status().masterIP, "10.0.0.5");
+  EXPECT_TRUE(conditionTrue(status(), "Failed"));
+  // Fixed: Failed goes False, the new generation is in force.
+  Object good = *store.get(res::redisclusters, "default", "test");
+  good["spec"]["size"] = 3;
+  ASSERT_TRUE(store.update(res::redisclusters, good).ok());
+  loop.runFor(seconds(1));
+  run();
+  EXPECT_FALSE(conditionTrue(status(), "Failed"));
+  EXPECT_EQ(status().observedGeneration, 3);
 }
 
 TEST_F(ReconcilerTest, AnInvalidPasswordIsNeverEchoed) {
