@@ -24,9 +24,13 @@ void drawParam(Random& rng, Fault& f, bool valid) {
   const auto n = rng.between(1, 9);
   switch (f.param) {
     case Param::Config:
-      f.value = valid ? Object{{oneOf<std::string>(rng, {"maxmemory", "hz", "timeout"}),
-                                std::to_string(n * (n % 2 ? 100 : 10))}}
-                      : Object{{"port", "7000"}};  // managed by the operator
+      // Values Redis keeps as given (hz above 500 would read back as 500).
+      if (!valid) {
+        f.value = Object{{"port", "7000"}};  // managed by the operator
+      } else {
+        const std::string key = oneOf<std::string>(rng, {"maxmemory", "hz", "timeout"});
+        f.value = Object{{key, key == "maxmemory" ? std::to_string(n * 100) + "mb" : std::to_string(n * 50)}};
+      }
       break;
     case Param::Size: f.value = valid ? 3 + n % 3 : 1; break;  // the minimum is 3
     case Param::Password: f.value = valid ? "pw-" + std::to_string(n) : "bad\npassword"; break;

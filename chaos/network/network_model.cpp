@@ -149,11 +149,52 @@ bool NetworkModel::reachable(std::string_view from, std::string_view to) {
   return reachable(intern(from), intern(to));
 }
 
-void NetworkModel::schedule(Link& l, NetNodeId from, NetNodeId to, std::uint64_t seq, TimePoint since,
-                            EventLoop::Task&& deliver) {
-  const std::uint32_t i = newPacket(l, seq, since);
+void NetworkModel::schedule(Link& l, NetNodeId from, NetNodeId to, std::uint64_t seq, std::uint64_t stream,
+                            TimePoint since, EventLoop::Task&& deliver) {
+  const std::uint32_t i = newPacket(l, seq, stream, since);
   packet(i).task = std::move(deliver);
-  enqueue(l, i, from, to);
+  place(l, i, from, to);
+}
+
+TimePoint NetworkModel::stalledArrival(Link& l, std::uint64_t stream, TimePoint at, bool& alone) {
+  const Duration rtx = l.lossNum != 0 ? retransmissionDelay(l) : Duration{0};
+  at += rtx;
+  const TimePoint t = now();
+  std::erase_if(l.stalled, [t](const auto& s) { return s.second <= t; });  // caught up
+  auto it = std::find_if(l.stalled.begin(), l.stalled.end(), [stream](const auto& s) { return s.first == stream; });
+  // After every packet the link's list has on the way (some may be of this stream), and
+  // after this stream's own stalled ones.
+  if (at < l.lastDelivery) at = l.lastDelivery;
+  if (it != l.stalled.end() && at < it->second) at = it->second;
+  if (it == l.stalled.end() && rtx == Duration{0}) {
+    l.lastDelivery = at;
+    return at;
+  }
+  alone = true;
+  if (it == l.stalled.end())
+    l.stalled.emplace_back(stream, at);
+  else
+    it->second = at;
+  return at;
+}
+
+void NetworkModel::postAlone(std::uint32_t i, NetNodeId from, NetNodeId to) {
+  const InFlight& p = packet(i);
+  auto event = [this, i, from, to] { arriveAlone(i, from, to); };
+  if (sim_ != nullptr)
+    sim_->runAtReserved(p.at, p.order, event);
+  else
+    loop_.runAtReserved(p.at, p.order, event);
+}
+
+void NetworkModel::arriveAlone(std::uint32_t i, NetNodeId from, NetNodeId to) {
+  InFlight& p = packet(i);
+  if (!reachable(from, to))  // cut while in flight: retransmitted after the heal
+    hold(from, to, p.seq, p.stream, p.since, std::move(p.task));
+  else
+    p.task();
+  p.task = nullptr;
+  freePackets_.push_back(i);
 }
 
 std::uint32_t NetworkModel::growPackets() {
@@ -182,14 +223,15 @@ void NetworkModel::arrive(Link& l, NetNodeId from, NetNodeId to) {
   else
     postArrival(l, from, to);
   if (!reachable(from, to))  // cut while in flight: retransmitted after the heal
-    hold(from, to, p.seq, p.since, std::move(p.task));
+    hold(from, to, p.seq, p.stream, p.since, std::move(p.task));
   else
     p.task();
   p.task = nullptr;
   freePackets_.push_back(i);
 }
 
-void NetworkModel::hold(NetNodeId from, NetNodeId to, std::uint64_t seq, TimePoint since, EventLoop::Task&& task) {
+void NetworkModel::hold(NetNodeId from, NetNodeId to, std::uint64_t seq, std::uint64_t stream, TimePoint since,
+                        EventLoop::Task&& task) {
   auto& q = held_[{from, to}];
   // Give up on what has waited longer than TCP would retransmit.
   while (!q.empty() && loop_.now() - q.front().since > opts_.tcpGiveUp) {
@@ -200,7 +242,7 @@ void NetworkModel::hold(NetNodeId from, NetNodeId to, std::uint64_t seq, TimePoi
   // sent after it.
   auto pos = q.end();
   while (pos != q.begin() && std::prev(pos)->seq > seq) --pos;
-  q.insert(pos, Held{since, seq, std::move(task)});
+  q.insert(pos, Held{since, seq, stream, std::move(task)});
 }
 
 void NetworkModel::releaseHeld() {
@@ -218,7 +260,7 @@ void NetworkModel::releaseHeld() {
         ++dropped_;
         continue;
       }
-      schedule(l, from, to, h.seq, h.since, std::move(h.task));
+      schedule(l, from, to, h.seq, h.stream, h.since, std::move(h.task));
     }
   }
 }

@@ -3,7 +3,8 @@
 // lost. Endpoints are IP strings (ports do not matter to reachability). Every message the
 // Redis/Sentinel simulator sends goes through send(), which delivers it on the event loop
 // after the link's latency, in FIFO order per (from, to) pair — the order a TCP stream
-// keeps.
+// keeps — except that a retransmission holds back only its own stream (a connection),
+// not the other connections between the same two addresses.
 //
 // Everything above is TCP, so the model behaves as TCP does for it:
 // - A packet on a cut link (sent while cut, or in flight when the cut came) is held and
@@ -76,22 +77,27 @@ class NetworkModel {
   // Delivers `deliver` after the link's latency; across a cut, after the heal (see above).
   // A template, so that the callable is made into the packet's Task where the packet is
   // kept, not first into a Task that is then moved there.
+  // `stream` names the connection the packet belongs to (0: the link's one stream).
   template <class F>
   void send(NetNodeId from, NetNodeId to, F&& deliver) {
+    send(from, to, 0, std::forward<F>(deliver));
+  }
+  template <class F>
+  void send(NetNodeId from, NetNodeId to, std::uint64_t stream, F&& deliver) {
     ++sent_;
     Link& l = link(from, to);
     const std::uint64_t seq = l.nextSeq++;
     if (!reachable(from, to)) {
-      hold(from, to, seq, now(), EventLoop::Task(std::forward<F>(deliver)));
+      hold(from, to, seq, stream, now(), EventLoop::Task(std::forward<F>(deliver)));
       return;
     }
-    const std::uint32_t i = newPacket(l, seq, now());
+    const std::uint32_t i = newPacket(l, seq, stream, now());
     // A free packet's task is empty: the callable is made in its place rather than into
     // a Task that is then moved there.
     EventLoop::Task& task = packet(i).task;
     task.~Task();
     ::new (static_cast<void*>(&task)) EventLoop::Task(std::forward<F>(deliver));
-    enqueue(l, i, from, to);
+    place(l, i, from, to);
   }
   // For a blocking exchange that takes no virtual time (RedisAdmin): true when a packet
   // from -> to would be delivered now. Draws loss like a transmission; a lost draw is a
@@ -111,6 +117,8 @@ class NetworkModel {
   // indirect call, and a reply's copies its bytes).
   struct InFlight {
     std::uint64_t seq = 0;
+    std::uint64_t stream = 0;
+    bool alone = false;      // retransmitted, or behind a retransmission of its stream: not on the link's list
     TimePoint since{};
     TimePoint at{};          // when it arrives
     std::uint64_t order = 0; // its place among events due at `at` (EventLoop::reserveOrder)
@@ -131,10 +139,14 @@ class NetworkModel {
     // packet (a wrapper around the packet's task would not fit in a Task and would cost
     // an allocation per packet).
     std::uint32_t head = kNoPacket, tail = kNoPacket;
+    // Streams held back by a retransmission, and until when: their packets arrive no
+    // earlier, each on its own event, while the other streams' go by on the list.
+    std::vector<std::pair<std::uint64_t, TimePoint>> stalled;
   };
   struct Held {
     TimePoint since;
     std::uint64_t seq;
+    std::uint64_t stream;
     EventLoop::Task task;
   };
   // The link, made on first use (growing the table if an id is past it).
@@ -149,15 +161,17 @@ class NetworkModel {
   bool reachableSlow(NetNodeId from, NetNodeId to) const;
   void updateMayBlock();  // after any change of isolation, split or cut
   void note(std::string text);
-  void hold(NetNodeId from, NetNodeId to, std::uint64_t seq, TimePoint since, EventLoop::Task&& task);
+  void hold(NetNodeId from, NetNodeId to, std::uint64_t seq, std::uint64_t stream, TimePoint since,
+            EventLoop::Task&& task);
   // l is link(from, to), looked up once by the caller.
-  void schedule(Link& l, NetNodeId from, NetNodeId to, std::uint64_t seq, TimePoint since, EventLoop::Task&& task);
+  void schedule(Link& l, NetNodeId from, NetNodeId to, std::uint64_t seq, std::uint64_t stream, TimePoint since,
+                EventLoop::Task&& task);
   // The packet pool: chunks of kPacketChunk that never move, and the free packets.
   static constexpr std::uint32_t kPacketChunkBits = 6, kPacketChunk = 1u << kPacketChunkBits;
   InFlight& packet(std::uint32_t i) { return packetChunks_[i >> kPacketChunkBits][i & (kPacketChunk - 1)]; }
   // A free packet for one sent now on l, with its arrival drawn (arrivalTime) and its
   // order reserved; its task is empty and it is on no link yet.
-  std::uint32_t newPacket(Link& l, std::uint64_t seq, TimePoint since) {
+  std::uint32_t newPacket(Link& l, std::uint64_t seq, std::uint64_t stream, TimePoint since) {
     std::uint32_t i;
     if (!freePackets_.empty()) {
       i = freePackets_.back();
@@ -167,13 +181,23 @@ class NetworkModel {
     }
     InFlight& p = packet(i);
     p.seq = seq;
+    p.stream = stream;
     p.since = since;
-    p.at = arrivalTime(l);
+    p.at = arrivalTime(l, stream, p.alone);
     p.order = sim_ != nullptr ? sim_->reserveOrder() : loop_.reserveOrder();
     p.next = kNoPacket;
     return i;
   }
   std::uint32_t growPackets();  // a packet never used before
+  // Puts packet i on its way: at the back of l (from -> to), or alone (InFlight::alone).
+  void place(Link& l, std::uint32_t i, NetNodeId from, NetNodeId to) {
+    if (packet(i).alone)
+      postAlone(i, from, to);
+    else
+      enqueue(l, i, from, to);
+  }
+  void postAlone(std::uint32_t i, NetNodeId from, NetNodeId to);
+  void arriveAlone(std::uint32_t i, NetNodeId from, NetNodeId to);
   // Puts packet i at the back of l (from -> to); the front one's arrival is in the loop.
   void enqueue(Link& l, std::uint32_t i, NetNodeId from, NetNodeId to) {
     if (l.tail == kNoPacket) {
@@ -187,17 +211,20 @@ class NetworkModel {
   // arrivalTime and postArrival are defined here, inline: every packet draws its arrival
   // and most post one, and a call each was a visible share of a packet's cost.
   // When a packet sent now on l arrives (draws its jitter and losses): never before the
-  // link's previous packet.
-  TimePoint arrivalTime(Link& l) {
+  // link's previous packet. A retransmitted one, and those of its stream behind it, go
+  // alone: they do not hold the link's other streams back.
+  TimePoint arrivalTime(Link& l, std::uint64_t stream, bool& alone) {
     Duration d = opts_.baseLatency + l.extra;
     if (opts_.jitter.count() > 0)
       d += Duration(static_cast<Duration::rep>(rng_.below(static_cast<std::uint64_t>(opts_.jitter.count()) + 1)));
-    if (l.lossNum != 0) d += retransmissionDelay(l);
+    alone = false;
+    if (l.lossNum != 0 || !l.stalled.empty()) return stalledArrival(l, stream, now() + d, alone);
     TimePoint at = now() + d;
     if (at < l.lastDelivery) at = l.lastDelivery;  // a stream never overtakes itself
     l.lastDelivery = at;
     return at;
   }
+  TimePoint stalledArrival(Link& l, std::uint64_t stream, TimePoint at, bool& alone);
   // What lost transmissions add to a packet on a lossy link (draws the losses).
   Duration retransmissionDelay(const Link& l);
   // The arrival event of l's front packet.

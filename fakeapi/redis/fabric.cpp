@@ -89,7 +89,7 @@ void Fabric::processDown(ProcId id) {
     std::unique_ptr<Conn> c = std::move(conns_[cid]);
     // The kernel sends a FIN for the dead client: the server drops its side.
     if (c->server != 0 && !c->dead) {
-      net_.send(c->clientIp, c->serverIp, [this, cid, server = c->server, inc = c->serverInc] {
+      net_.send(c->clientIp, c->serverIp, cid, [this, cid, server = c->server, inc = c->serverInc] {
         SimProcess* p = process(server);
         if (p == nullptr || p->incarnation() != inc) return;
         p->deliver([p, cid] { p->onPeerClosed(cid); });
@@ -102,7 +102,7 @@ void Fabric::resetToClient(ConnId id) {
   Conn* c = find(id);
   if (c == nullptr) return;
   c->dead = true;
-  net_.send(c->serverIp, c->clientIp, [this, id] {
+  net_.send(c->serverIp, c->clientIp, id, [this, id] {
     if (find(id) == nullptr) return;
     std::unique_ptr<Conn> gone = std::move(conns_[id]);
     const bool wasEstablished = gone->established;
@@ -130,7 +130,7 @@ ConnId Fabric::connect(ProcId owner, NetNodeId clientIp, const RedisEndpoint& to
   c->h = std::make_shared<const ClientHandlers>(std::move(h));
   const NetNodeId serverIp = c->serverIp;
   conns_.push_back(std::move(c));
-  net_.send(clientIp, serverIp, [this, id] { arriveSyn(id); });
+  net_.send(clientIp, serverIp, id, [this, id] { arriveSyn(id); });
   return id;
 }
 
@@ -145,7 +145,7 @@ void Fabric::arriveSyn(ConnId id) {
   c->server = p->procId();
   c->serverInc = p->incarnation();
   p->deliver([p, id] { p->onAccept(id); });  // a hung process's kernel still accepts
-  net_.send(c->serverIp, c->clientIp, [this, id] {
+  net_.send(c->serverIp, c->clientIp, id, [this, id] {
     Conn* c2 = find(id);
     if (c2 == nullptr || c2->dead) return;
     c2->established = true;
@@ -164,7 +164,7 @@ void Fabric::request(ConnId id, Argv argv, ReplyFn onReply) {
     }
     c->pending.emplace_back(r, std::move(onReply));
   }
-  net_.send(c->clientIp, c->serverIp,
+  net_.send(c->clientIp, c->serverIp, id,
             [this, id, r, argv = std::move(argv)]() mutable { arriveRequest(id, r, std::move(argv)); });
 }
 
@@ -217,7 +217,7 @@ inline ReplyFn Fabric::takePending(Conn& c, RequestId r) {
 void Fabric::reply(ConnId id, RequestId r, RedisReply&& rep) {
   const Conn* c = find(id);
   if (c == nullptr || c->dead) return;
-  net_.send(c->serverIp, c->clientIp, [this, id, r, rep = std::move(rep)]() mutable {
+  net_.send(c->serverIp, c->clientIp, id, [this, id, r, rep = std::move(rep)]() mutable {
     Conn* c2 = find(id);
     if (c2 == nullptr || c2->dead) return;
     ReplyFn cb = takePending(*c2, r);
@@ -235,7 +235,7 @@ void Fabric::push(ConnId id, RedisReply msg) { push(id, std::make_shared<const R
 void Fabric::push(ConnId id, std::shared_ptr<const RedisReply> msg) {
   const Conn* c = find(id);
   if (c == nullptr || c->dead) return;
-  net_.send(c->serverIp, c->clientIp, [this, id, msg = std::move(msg)]() mutable {
+  net_.send(c->serverIp, c->clientIp, id, [this, id, msg = std::move(msg)]() mutable {
     const Conn* c2 = find(id);
     if (c2 == nullptr || c2->dead || !c2->h->onPush) return;
     if (clientRunsNow(*c2)) {  // the usual case: no task to wrap the handlers and message in
@@ -253,7 +253,7 @@ void Fabric::close(ConnId id) {
   if (find(id) == nullptr) return;
   std::unique_ptr<Conn> c = std::move(conns_[id]);
   if (c->server == 0 || c->dead) return;
-  net_.send(c->clientIp, c->serverIp, [this, id, server = c->server, inc = c->serverInc] {
+  net_.send(c->clientIp, c->serverIp, id, [this, id, server = c->server, inc = c->serverInc] {
     SimProcess* p = process(server);
     if (p == nullptr || p->incarnation() != inc) return;
     p->deliver([p, id] { p->onPeerClosed(id); });
