@@ -115,7 +115,10 @@ struct HealContext {
   std::string redisUpdateRevision;
   HealOptions options;
   ConfigChecks* configChecks = nullptr;  // null: config is read on every pass
-  TimePoint now{};                       // for configChecks
+  TimePoint now{};                       // for configChecks and failoverSeen
+  // Per sentinel pod uid, since when heal has seen its failover in progress (kept by the
+  // caller from pass to pass; null: a failover in progress is always waited for).
+  std::map<std::string, TimePoint>* failoverSeen = nullptr;
 };
 
 struct HealReport {

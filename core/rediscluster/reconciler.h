@@ -145,6 +145,7 @@ class Reconciler {
     // The generation and problems the last InvalidSpec event reported: a resync of the same
     // invalid spec says nothing new (the status still says it).
     std::optional<std::pair<std::int64_t, std::string>> rejected;
+    std::map<std::string, TimePoint> failoverSeen;  // HealContext::failoverSeen
   };
   // By key. statesMu_ guards the map's structure only (find, insert, erase), never an
   // entry's contents: those belong to the key's reconcile.

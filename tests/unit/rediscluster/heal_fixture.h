@@ -170,6 +170,7 @@ struct HealWorld {
     rediscluster::HealContext ctx{admin, kube, rc, v, passwords(), updateRevision, options};
     ctx.configChecks = configChecks;
     ctx.now = loop.now();
+    ctx.failoverSeen = &failoverSeen;
     auto r = rediscluster::heal(ctx);
     reports.push_back(r);
     return r;
@@ -222,6 +223,7 @@ struct HealWorld {
   DeletionRecorder kube;
   rediscluster::HealOptions options;
   rediscluster::ConfigChecks* configChecks = nullptr;  // as the reconciler keeps it; null: none
+  std::map<std::string, TimePoint> failoverSeen;        // as the reconciler keeps it
   std::string password;  // what newly created processes boot with (auth.conf)
   std::vector<std::string> olderPasswords;
   std::string revision = "redis-cluster-test-r1";

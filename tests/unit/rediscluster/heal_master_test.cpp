@@ -123,6 +123,62 @@ TEST(HealMaster, DoesNothingWhileASentinelFailoverIsInProgress) {
   EXPECT_NE(w.allActions().find("failover in progress"), std::string::npos);
 }
 
+// The replica Sentinel promoted dies while the failover reconfigures the others, and no
+// other sentinels are left to start another: sentinel.c waits for that replica for ever. Past a bound heal takes over: it promotes the best
+// replica left and gives the sentinels that master, which ends their failover.
+TEST(HealMaster, TakesOverAFailoverStuckWithoutItsPromotedReplica) {
+  HealWorld w;
+  ASSERT_TRUE(w.converge()) << w.why();
+  const std::string old = w.health().masterIP;
+  std::vector<std::int32_t> gone;  // ordinals, re-created by the StatefulSet at the end
+  auto deletePodAt = [&](const std::string& ip) {
+    for (const auto& p : w.redisPods)
+      if (p.ip == ip) {
+        gone.push_back(p.ordinal);
+        return w.deleteRedisPod(p.name);
+      }
+    FAIL() << "no pod at " << ip;
+  };
+  deletePodAt(old);
+  std::string leader;  // the sentinel pod reconfiguring the replicas
+  auto reconfiguring = [&] {
+    for (const auto& s : w.view().sentinels)
+      if (s.master.failoverState == "reconf_slaves") leader = s.pod.name;
+    return !leader.empty();
+  };
+  ASSERT_TRUE(w.loop.runUntil(reconfiguring, w.loop.now() + seconds(20))) << w.allActions();
+  // The promoted replica goes, with the nodes of the other sentinels: no quorum is left to
+  // start another failover.
+  for (auto* n : w.sim.redisNodes())
+    if (n->isMaster()) {
+      deletePodAt(n->endpoint().host);
+      break;
+    }
+  std::vector<std::int32_t> sentinelsGone;
+  for (const auto& p : std::vector(w.sentinelPods))
+    if (p.name != leader) {
+      sentinelsGone.push_back(p.ordinal);
+      w.deleteSentinelPod(p.name);
+    }
+  // Within the bound (4 failover-timeouts + down-after = 13 s) heal only waits.
+  const auto before = w.admin.stateChangingCalls();
+  for (int i = 0; i < 8; ++i) {
+    (void)w.pass();
+    w.loop.runFor(seconds(1));
+  }
+  EXPECT_EQ(w.admin.stateChangingCalls(), before) << w.allActions();
+  EXPECT_GT(w.countActions("Sentinel failover in progress (reconf_slaves)"), 0) << w.allActions();
+  for (int i = 0; i < 8 && w.countActions("promoted to master (no master)") == 0; ++i) {
+    (void)w.pass();
+    w.loop.runFor(seconds(1));
+  }
+  for (std::int32_t ordinal : gone) w.addRedisPod(ordinal);
+  for (std::int32_t ordinal : sentinelsGone) w.addSentinelPod(ordinal);
+  ASSERT_TRUE(w.converge()) << w.why() << w.allActions();
+  EXPECT_EQ(w.countActions("promoted to master (no master)"), 1) << w.allActions();
+  EXPECT_GT(w.countActions("Sentinel failover stuck"), 0) << w.allActions();
+}
+
 TEST(HealMaster, ASecondMasterBecomesAReplicaOfTheOneSentinelNames) {
   HealWorld w;
   ASSERT_TRUE(w.converge()) << w.why();
