@@ -109,20 +109,59 @@ void NetworkModel::addLatency(std::string_view from, std::string_view to, Durati
 
 void NetworkModel::setLoss(std::string_view from, std::string_view to, std::uint64_t num,
                            std::uint64_t den) {
-  auto& l = link(intern(from), intern(to));
+  const NetNodeId f = intern(from), t = intern(to);
+  auto& l = link(f, t);
+  const bool ended = l.lossNum != 0 && num == 0;
   l.lossNum = num;
   l.lossDen = den == 0 ? 1 : den;
   note(fmt::format("loss {} -> {} {}/{}", from, to, num, den));
+  if (ended) lossEnded(l, f, t);
+}
+
+void NetworkModel::lossEnded(Link& l, NetNodeId from, NetNodeId to) {
+  const TimePoint t = now();
+  std::map<std::uint64_t, TimePoint> streamAt;  // the new arrival of each stream's last packet
+  for (const std::uint32_t i : l.alonePackets) {  // in send order
+    InFlight& p = packet(i);
+    // A lost one comes with its retransmission due next (sentAt + rto x (2^k - 1), the
+    // first at or after now); one only behind it, right after it.
+    Duration wait{0};
+    if (p.lost) {
+      Duration rto = opts_.retransmitTimeout;
+      wait = rto;
+      while (p.sentAt + wait < t) {
+        rto *= 2;
+        wait += rto;
+      }
+    }
+    TimePoint at = p.sentAt + wait + opts_.baseLatency + l.extra;
+    if (at < l.lastDelivery) at = l.lastDelivery;  // behind the list, as when it was sent
+    if (auto s = streamAt.find(p.stream); s != streamAt.end() && at < s->second) at = s->second;
+    // Posted again, each with a new order (an order is never used twice), in send order:
+    // those due at the same time still run in send order.
+    if (sim_ != nullptr) sim_->cancel(p.timer);
+    else loop_.cancel(p.timer);
+    if (at < p.at) p.at = at;
+    p.order = sim_ != nullptr ? sim_->reserveOrder() : loop_.reserveOrder();
+    postAlone(i, from, to);
+    streamAt[p.stream] = p.at;
+  }
+  for (auto& [stream, until] : l.stalled)
+    if (auto s = streamAt.find(stream); s != streamAt.end()) until = s->second;
 }
 
 void NetworkModel::heal() {
   std::fill(isolated_.begin(), isolated_.end(), false);
   std::fill(group_.begin(), group_.end(), 0);
-  for (auto& l : links_) {
+  for (std::size_t k = 0; k < links_.size(); ++k) {
+    Link* l = links_[k].get();
     if (!l) continue;
     l->cut = false;
     l->extra = Duration{0};
+    const bool lossy = l->lossNum != 0;
     l->lossNum = 0;
+    if (lossy)
+      lossEnded(*l, static_cast<NetNodeId>(k / linkStride_), static_cast<NetNodeId>(k % linkStride_));
   }
   mayBlock_ = false;
   note("heal");
@@ -156,8 +195,10 @@ void NetworkModel::schedule(Link& l, NetNodeId from, NetNodeId to, std::uint64_t
   place(l, i, from, to);
 }
 
-TimePoint NetworkModel::stalledArrival(Link& l, std::uint64_t stream, TimePoint at, bool& alone) {
+TimePoint NetworkModel::stalledArrival(Link& l, InFlight& p, TimePoint at) {
+  const std::uint64_t stream = p.stream;
   const Duration rtx = l.lossNum != 0 ? retransmissionDelay(l) : Duration{0};
+  p.lost = rtx != Duration{0};
   at += rtx;
   const TimePoint t = now();
   std::erase_if(l.stalled, [t](const auto& s) { return s.second <= t; });  // caught up
@@ -170,7 +211,7 @@ TimePoint NetworkModel::stalledArrival(Link& l, std::uint64_t stream, TimePoint 
     l.lastDelivery = at;
     return at;
   }
-  alone = true;
+  p.alone = true;
   if (it == l.stalled.end())
     l.stalled.emplace_back(stream, at);
   else
@@ -179,15 +220,14 @@ TimePoint NetworkModel::stalledArrival(Link& l, std::uint64_t stream, TimePoint 
 }
 
 void NetworkModel::postAlone(std::uint32_t i, NetNodeId from, NetNodeId to) {
-  const InFlight& p = packet(i);
+  InFlight& p = packet(i);
   auto event = [this, i, from, to] { arriveAlone(i, from, to); };
-  if (sim_ != nullptr)
-    sim_->runAtReserved(p.at, p.order, event);
-  else
-    loop_.runAtReserved(p.at, p.order, event);
+  p.timer = sim_ != nullptr ? sim_->runAtReserved(p.at, p.order, event) : loop_.runAtReserved(p.at, p.order, event);
 }
 
 void NetworkModel::arriveAlone(std::uint32_t i, NetNodeId from, NetNodeId to) {
+  std::erase(link(from, to).alonePackets, i);
+  --delayed_;
   InFlight& p = packet(i);
   if (!reachable(from, to))  // cut while in flight: retransmitted after the heal
     hold(from, to, p.seq, p.stream, p.since, std::move(p.task));

@@ -108,6 +108,9 @@ class NetworkModel {
   std::uint64_t sent() const { return sent_; }
   std::uint64_t dropped() const { return dropped_; }
   std::size_t held() const;
+  // Packets on their way behind a retransmission (each arrives late, as TCP's backed-off
+  // retransmissions do, up to minutes after a loss ended).
+  std::size_t delayed() const { return delayed_; }
 
  private:
   static constexpr std::uint32_t kNoPacket = ~std::uint32_t{0};
@@ -119,6 +122,9 @@ class NetworkModel {
     std::uint64_t seq = 0;
     std::uint64_t stream = 0;
     bool alone = false;      // retransmitted, or behind a retransmission of its stream: not on the link's list
+    bool lost = false;       // retransmitted
+    TimePoint sentAt{};      // when this transmission began (its retransmissions count from it)
+    TimerId timer = 0;       // an alone packet's arrival event
     TimePoint since{};
     TimePoint at{};          // when it arrives
     std::uint64_t order = 0; // its place among events due at `at` (EventLoop::reserveOrder)
@@ -142,6 +148,7 @@ class NetworkModel {
     // Streams held back by a retransmission, and until when: their packets arrive no
     // earlier, each on its own event, while the other streams' go by on the list.
     std::vector<std::pair<std::uint64_t, TimePoint>> stalled;
+    std::vector<std::uint32_t> alonePackets;  // on their way, in send order
   };
   struct Held {
     TimePoint since;
@@ -183,7 +190,8 @@ class NetworkModel {
     p.seq = seq;
     p.stream = stream;
     p.since = since;
-    p.at = arrivalTime(l, stream, p.alone);
+    p.sentAt = now();
+    p.at = arrivalTime(l, p);
     p.order = sim_ != nullptr ? sim_->reserveOrder() : loop_.reserveOrder();
     p.next = kNoPacket;
     return i;
@@ -191,13 +199,19 @@ class NetworkModel {
   std::uint32_t growPackets();  // a packet never used before
   // Puts packet i on its way: at the back of l (from -> to), or alone (InFlight::alone).
   void place(Link& l, std::uint32_t i, NetNodeId from, NetNodeId to) {
-    if (packet(i).alone)
+    if (packet(i).alone) {
+      ++delayed_;
+      l.alonePackets.push_back(i);
       postAlone(i, from, to);
-    else
+    } else {
       enqueue(l, i, from, to);
+    }
   }
   void postAlone(std::uint32_t i, NetNodeId from, NetNodeId to);
   void arriveAlone(std::uint32_t i, NetNodeId from, NetNodeId to);
+  // The loss on l ended: what waits for a retransmission arrives with the next one (which
+  // gets through), no longer at the time the losses drawn at its send gave.
+  void lossEnded(Link& l, NetNodeId from, NetNodeId to);
   // Puts packet i at the back of l (from -> to); the front one's arrival is in the loop.
   void enqueue(Link& l, std::uint32_t i, NetNodeId from, NetNodeId to) {
     if (l.tail == kNoPacket) {
@@ -213,18 +227,19 @@ class NetworkModel {
   // When a packet sent now on l arrives (draws its jitter and losses): never before the
   // link's previous packet. A retransmitted one, and those of its stream behind it, go
   // alone: they do not hold the link's other streams back.
-  TimePoint arrivalTime(Link& l, std::uint64_t stream, bool& alone) {
+  // p.stream and p.sentAt are set; sets p.alone and p.lost.
+  TimePoint arrivalTime(Link& l, InFlight& p) {
     Duration d = opts_.baseLatency + l.extra;
     if (opts_.jitter.count() > 0)
       d += Duration(static_cast<Duration::rep>(rng_.below(static_cast<std::uint64_t>(opts_.jitter.count()) + 1)));
-    alone = false;
-    if (l.lossNum != 0 || !l.stalled.empty()) return stalledArrival(l, stream, now() + d, alone);
+    p.alone = p.lost = false;
+    if (l.lossNum != 0 || !l.stalled.empty()) return stalledArrival(l, p, now() + d);
     TimePoint at = now() + d;
     if (at < l.lastDelivery) at = l.lastDelivery;  // a stream never overtakes itself
     l.lastDelivery = at;
     return at;
   }
-  TimePoint stalledArrival(Link& l, std::uint64_t stream, TimePoint at, bool& alone);
+  TimePoint stalledArrival(Link& l, InFlight& p, TimePoint at);
   // What lost transmissions add to a packet on a lossy link (draws the losses).
   Duration retransmissionDelay(const Link& l);
   // The arrival event of l's front packet.
@@ -265,6 +280,7 @@ class NetworkModel {
   std::map<std::pair<NetNodeId, NetNodeId>, std::deque<Held>> held_;
   std::vector<std::unique_ptr<InFlight[]>> packetChunks_;
   std::uint32_t packetCount_ = 0;  // packets in the chunks, free or not
+  std::size_t delayed_ = 0;  // alone packets on their way
   std::vector<std::uint32_t> freePackets_;
   std::uint64_t sent_ = 0, dropped_ = 0;
 };

@@ -66,6 +66,26 @@ TEST(NetworkModel, ARetransmissionHoldsBackOnlyItsOwnStream) {
   EXPECT_GT(overtaken, 0);  // with one FIFO per address pair, never
 }
 
+// Once the loss ends, a packet waiting for a retransmission comes with the next one (RTO
+// 200 ms doubling from its send: 0.2, 0.6, 1.4, 3, 6.2 s, ...), not at the time the losses
+// drawn at its send would have given.
+TEST(NetworkModel, WhenTheLossEndsTheNextRetransmissionGetsThrough) {
+  Net n;
+  n.net.setLoss("10.0.0.1", "10.0.0.2", 1, 1);  // every transmission lost: hours of back-off
+  TimePoint arrived{};
+  n.net.send(n.a, n.b, 1, [&] { arrived = n.loop.now(); });
+  n.send(n.a, n.b, "behind it, same link, own stream");
+  n.loop.runFor(seconds(5));
+  EXPECT_EQ(n.net.delayed(), 2u);  // the other one is lost and retransmitted too
+  EXPECT_EQ(n.got.size(), 0u);
+  n.net.setLoss("10.0.0.1", "10.0.0.2", 0, 1);
+  n.loop.runFor(seconds(10));
+  EXPECT_EQ(n.net.delayed(), 0u);
+  EXPECT_GE(sinceStartMillis(arrived), 6200);
+  EXPECT_LT(sinceStartMillis(arrived), 6300);
+  EXPECT_EQ(n.got.size(), 1u);
+}
+
 TEST(NetworkModel, PacketsDueTogetherArriveInSendOrderAcrossLinks) {
   // No jitter: packets sent at the same moment arrive at the same moment, and run in the
   // order they were sent, whichever link they took, though only the front packet of a
