@@ -8,6 +8,7 @@
 
 #include "core/api/redis_cluster_crd.h"
 #include "core/api/redis_cluster_defaults.h"
+#include "core/api/redis_cluster_validation.h"
 #include "core/kube/resource.h"
 #include "core/kube/selector.h"
 #include "core/rediscluster/labels.h"
@@ -145,6 +146,7 @@ Status ScenarioWorld::apply(const Object& manifest) {
     if (existing.error().reason != Reason::NotFound) return existing.error();
     auto made = harness_.create(res::redisclusters, m);
     if (!made) return made.error();
+    noteSpec(*made);
     return {};
   }
   return patchCluster(ns, name, Object{{"spec", m.value("spec", Object::object())}});
@@ -153,7 +155,13 @@ Status ScenarioWorld::apply(const Object& manifest) {
 Status ScenarioWorld::patchCluster(const std::string& ns, const std::string& name, const Object& patch) {
   auto r = harness_.patch(res::redisclusters, ns, name, patch);
   if (!r) return r.error();
+  noteSpec(*r);
   return {};
+}
+
+void ScenarioWorld::noteSpec(const Object& stored) {
+  specAt_[meta::namespaceOf(stored) + "/" + meta::name(stored)][meta::generation(stored)] =
+      stored.value("spec", Object::object());
 }
 
 ScenarioWorld::Derived& ScenarioWorld::derivedNamed(const std::string& ns, const std::string& name) {
@@ -186,6 +194,18 @@ std::shared_ptr<const api::RedisCluster> ScenarioWorld::cluster(const std::strin
   auto rc = j == judged_.end() ? api::parseRedisCluster(std::move(*o)) : [&] {
     Object obj = **o;
     obj["spec"] = j->second;
+    // The spec the operator accepted last, when the harness wrote it.
+    if (auto specs = specAt_.find(ns + "/" + name); specs != specAt_.end()) {
+      std::int64_t observed = 0;
+      if (auto st = api::parseStoredStatus(*o)) observed = st->observedGeneration;
+      if (auto spec = specs->second.find(observed); spec != specs->second.end()) {
+        // An operator that never accepted a spec (restarted onto an invalid one) observes
+        // the invalid generation: judged_ then stands.
+        Object at = obj;
+        at["spec"] = spec->second;
+        if (auto parsed = api::parseRedisCluster(at); parsed && api::validateRedisCluster(*parsed).empty()) return parsed;
+      }
+    }
     return api::parseRedisCluster(obj);
   }();
   if (!rc) return nullptr;
@@ -446,7 +466,13 @@ Status ScenarioWorld::changeParameter(const chaos::Fault& f) {
     if (before) judged_[key] = before->value("spec", Object::object());
   }
   auto st = patchCluster(faultNs_, faultCluster_, chaos::paramPatch(f));
-  if (f.valid && st) judged_.erase(key);
+  // A valid change ends the judging by an older spec only if it leaves the spec valid (a
+  // valid change on top of an invalid one is not applied either).
+  if (f.valid && st) {
+    auto now = harness_.get(res::redisclusters, faultNs_, faultCluster_);
+    auto parsed = now ? api::parseRedisCluster(*now) : Result<api::RedisCluster>(now.error());
+    if (parsed && api::validateRedisCluster(*parsed).empty()) judged_.erase(key);
+  }
   derived_.erase(key);  // the spec judged by may have changed without a store change
   // The API server refusing an invalid change is one way of handling it; the checks see
   // whether the cluster stayed as it was.

@@ -113,6 +113,12 @@ class ScenarioWorld final : public chaos::OperatorControl {
   std::unique_ptr<chaos::FaultInjector> injector_;
   std::string faultNs_ = "default", faultCluster_;
   std::map<std::string, Object> judged_;  // "ns/name" -> the spec to judge by
+  // "ns/name" -> generation -> the spec the harness wrote at it. While the stored spec is
+  // invalid, the one in force is the spec of the status's observedGeneration (what the
+  // operator accepted last), which judged_ only approximates: a valid change and an
+  // invalid one at the same moment may reach the operator as one.
+  std::map<std::string, std::map<std::int64_t, Object>> specAt_;
+  void noteSpec(const Object& stored);
   struct Nodes {
     const redissim::RedisNode* redis = nullptr;
     const redissim::SentinelNode* sentinel = nullptr;
