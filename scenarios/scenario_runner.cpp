@@ -624,7 +624,11 @@ void Runner::liveness() {
     return;
   }
   held(inv::kEventualHealth);
+  // Also: the network has delivered what a loss held back. A backed-off retransmission
+  // lands up to minutes late with what it carries (a dead sentinel's hello, re-adding it),
+  // and the world is judged, and the quiet window opened, after that.
   const auto converged = [&] {
+    if (w_.world().net().delayed() != 0) return false;
     for (const auto& c : clusters_)
       for (const auto& [name, v] : convergence(c))
         if (v) return false;
@@ -636,11 +640,7 @@ void Runner::liveness() {
   for (const auto& d : deleted_) checkDeleted(d, std::max(healedBy - w_.loop().now(), Duration(seconds(30))));
   // Quiet: a healthy cluster costs the operator nothing but reads. The window opens once the
   // operator has settled (no write for kSettle: its caches may lag the world it just fixed,
-  // e.g. after delayed watches) and the network has delivered what a loss held back (a
-  // backed-off retransmission lands up to minutes late, with what it carries: a dead
-  // sentinel's hello is news the operator must act on); an operator that never settles
-  // fails here too.
-  (void)waitUntil([&] { return w_.world().net().delayed() == 0; }, minutes(15));
+  // e.g. after delayed watches); an operator that never settles fails here too.
   std::uint64_t api = w_.operatorApiWrites(), redis = w_.operatorRedisWrites();
   TimePoint lastWrite = w_.loop().now();
   (void)waitUntil(
