@@ -87,6 +87,7 @@ Object statusSchema() {
       {"masterIP", str()},
       {"sentinelIP", str()},
       {"observedGeneration", int64()},
+      {"acceptedSpec", described(opaque(), "the spec in force (of observedGeneration), kept while an edit is invalid")},
   });
 }
 

@@ -26,8 +26,8 @@ constexpr std::array<std::string_view, 18> kSpecKeys{
     "annotations",  "disablePersistence", "sentinel"};
 constexpr std::array<std::string_view, 6> kConditionKeys{
     "type", "status", "lastUpdateTime", "lastTransitionTime", "reason", "message"};
-constexpr std::array<std::string_view, 4> kStatusKeys{"conditions", "masterIP", "sentinelIP",
-                                                      "observedGeneration"};
+constexpr std::array<std::string_view, 5> kStatusKeys{"conditions", "masterIP", "sentinelIP",
+                                                      "observedGeneration", "acceptedSpec"};
 constexpr std::array<std::string_view, 5> kTopKeys{"apiVersion", "kind", "metadata", "spec",
                                                    "status"};
 
@@ -140,6 +140,7 @@ Result<RedisClusterStatus> readStatus(const Object& status, const Original& root
   s.masterIP = r.str("masterIP");
   s.sentinelIP = r.str("sentinelIP");
   s.observedGeneration = r.int64("observedGeneration");
+  if (const Object* spec = memberOf(status, "acceptedSpec"); spec && spec->is_object()) s.acceptedSpec = alias(root, *spec);
   s.original = alias(root, status);
   if (!r.ok()) return *r.error();
   return s;
@@ -293,6 +294,7 @@ Object toObject(const RedisClusterStatus& s) {
   jsonf::putStr(out, orig, "masterIP", s.masterIP);
   jsonf::putStr(out, orig, "sentinelIP", s.sentinelIP);
   jsonf::putInt(out, orig, "observedGeneration", s.observedGeneration);
+  if (s.acceptedSpec) out["acceptedSpec"] = *s.acceptedSpec;
   return out;
 }
 

@@ -105,6 +105,10 @@ struct RedisClusterStatus {
   std::string masterIP;
   std::string sentinelIP;
   std::int64_t observedGeneration = 0;  // not in KUN; added here (Kubernetes convention)
+  // Not in KUN: the spec of observedGeneration, as the user wrote it, while it was valid —
+  // so that an operator restarted onto an invalid edit keeps running the cluster by it.
+  // Null when absent.
+  Original acceptedSpec;
   Original original;
 };
 

@@ -51,6 +51,9 @@ struct ClusterMemo {
   // The auth Secret's passwords, decoded from the cached Secret object they hold.
   SecretPasswords authPasswords;
 
+  // status.acceptedSpec (Reconciler::acceptedSpecOf) for the spec original it was made from.
+  std::pair<api::Original, api::Original> acceptedSpec;
+
   // What the StatefulSet and Service caches say of the cluster, each with the cache's
   // changes() it was read at: while that stays, so do they.
   struct StatefulSetFacts {

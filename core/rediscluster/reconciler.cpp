@@ -173,11 +173,12 @@ ReconcileResult Reconciler::reconcile(const std::string& key) {
     }
     if (!problem.empty()) {
       const std::string text = noteInvalid(*stored, state, parsed ? &*parsed : nullptr, problem);
-      // Never accepted: nothing to run it by. Accepted before: the cluster keeps being
-      // healed under the spec last accepted (a typo in an edit must not switch failover
-      // handling off), its status written to the current object, observedGeneration
-      // staying at the accepted generation.
-      if (!accepted) return rejectInvalid(*stored, parsed ? &*parsed : nullptr, text);
+      // Accepted before (by this process, or by one before it: status.acceptedSpec): the
+      // cluster keeps being healed under the spec last accepted (a typo in an edit must
+      // not switch failover handling off), its status written to the current object,
+      // observedGeneration staying at the accepted generation. Never accepted: nothing to
+      // run it by.
+      if (!accepted && !adoptAcceptedSpec(*stored, memo)) return rejectInvalid(*stored, parsed ? &*parsed : nullptr, text);
       auto status = api::parseStoredStatus(stored);
       if (!status) return rejectInvalid(*stored, parsed ? &*parsed : nullptr, text);
       api::takeStatusWrite(memo.defaulted, *status, stored);
@@ -191,6 +192,36 @@ ReconcileResult Reconciler::reconcile(const std::string& key) {
     }
   }
   return reconcileValid(*stored, state);
+}
+
+api::Original Reconciler::acceptedSpecOf(const api::RedisCluster& accepted, ClusterMemo& memo) const {
+  if (!accepted.spec.original) return nullptr;
+  if (memo.acceptedSpec.first != accepted.spec.original) {
+    Object spec = *accepted.spec.original;
+    if (spec.is_object()) spec.erase("password");  // status is read more widely than spec
+    memo.acceptedSpec = {accepted.spec.original, std::make_shared<const Object>(std::move(spec))};
+  }
+  return memo.acceptedSpec.second;
+}
+
+bool Reconciler::adoptAcceptedSpec(const Object& stored, ClusterMemo& memo) const {
+  auto status = stored.find("status");
+  if (status == stored.end() || !status->is_object()) return false;
+  auto spec = status->find("acceptedSpec");
+  auto generation = status->find("observedGeneration");
+  if (spec == status->end() || !spec->is_object() || generation == status->end() || !generation->is_number_integer())
+    return false;
+  Object then = stored;
+  then["spec"] = *spec;
+  then["metadata"]["generation"] = *generation;
+  // The password is not in the status (acceptedSpecOf): the auth Secret holds the one in force.
+  const std::string& password = authPasswords(meta::namespaceOf(stored), meta::name(stored), memo).current;
+  if (!password.empty()) then["spec"]["password"] = password;
+  auto parsed = api::parseRedisCluster(then);
+  if (!parsed || !api::validateRedisCluster(*parsed).empty()) return false;
+  memo.defaulted = api::withDefaults(*parsed);
+  memo.parsed = std::move(*parsed);
+  return true;
 }
 
 std::string Reconciler::noteInvalid(const Object& stored, ClusterState& state, const api::RedisCluster* parsed,
@@ -419,7 +450,9 @@ ReconcileResult Reconciler::reconcileValid(const Object& stored, ClusterState& s
   Result<bool> wrote = false;
   if (memo.statusUnchangedFor != memo.stored || !(memo.statusReport == report)) {
     memo.statusUnchangedFor = nullptr;
-    wrote = writeStatus(parsed, nextStatus(parsed.status, report, memo.statusTime.at(seams_.loop.wallMicros())));
+    auto next = nextStatus(parsed.status, report, memo.statusTime.at(seams_.loop.wallMicros()));
+    next.acceptedSpec = acceptedSpecOf(parsed, memo);
+    wrote = writeStatus(parsed, next);
     if (wrote && !*wrote) {
       memo.statusUnchangedFor = memo.stored;
       memo.statusReport = report;

@@ -104,6 +104,11 @@ class Reconciler {
   // problem. Returns the problem, redacted.
   std::string noteInvalid(const Object& stored, ClusterState& state, const api::RedisCluster* parsed,
                           const std::string& message);
+  // Takes status.acceptedSpec (with status.observedGeneration) as the spec in force when it
+  // is valid: what an operator before this one accepted.
+  bool adoptAcceptedSpec(const Object& stored, ClusterMemo& memo) const;
+  // status.acceptedSpec for the spec in force: as written, without the password.
+  api::Original acceptedSpecOf(const api::RedisCluster& accepted, ClusterMemo& memo) const;
   // An invalid spec of a cluster never accepted: status Failed, nothing else.
   ReconcileResult rejectInvalid(const Object& stored, const api::RedisCluster* parsed, const std::string& text);
   ClusterState& stateOf(const std::string& key, const std::string& uid);

@@ -39,6 +39,13 @@ struct ReconcilerTest : ::testing::Test {
   void SetUp() override {
     ASSERT_TRUE(store.create(res::customresourcedefinitions, api::redisClusterCrd()).ok());
     loop.runFor(seconds(1));
+    makeReconciler();
+    caches.startAll();
+    loop.runFor(seconds(1));
+  }
+
+  // A new one, as after an operator restart: nothing remembered but what is stored.
+  void makeReconciler() {
     RedisSteps steps;
     steps.observe = [this](RedisAdmin&, const ClusterPods& pods, const std::vector<std::string>& pw) {
       observedPasswords = pw;
@@ -51,8 +58,6 @@ struct ReconcilerTest : ::testing::Test {
     ReconcilerOptions opts;
     opts.scope = Scope::namespaced("default");
     reconciler = std::make_unique<Reconciler>(ReconcilerSeams{store, redis, loop, events, log, nullptr, {}}, caches, opts, steps);
-    caches.startAll();
-    loop.runFor(seconds(1));
   }
 
   Object create(Object spec, const std::string& name = "test", const std::string& ns = "default",
@@ -175,6 +180,33 @@ TEST_F(ReconcilerTest, AnExistingClusterMadeInvalidKeepsEverything) {
   run();
   EXPECT_FALSE(conditionTrue(status(), "Failed"));
   EXPECT_EQ(status().observedGeneration, 3);
+}
+
+// The spec in force is kept in the status (without the password, which the auth Secret
+// holds), so an operator restarted onto an invalid edit keeps running the cluster by it.
+TEST_F(ReconcilerTest, AnOperatorRestartedOntoAnInvalidEditKeepsTheAcceptedSpec) {
+  create(Object{{"size", 3}, {"password", "in-force"}});
+  makeHealthy();
+  run();
+  const Object stored = *store.get(res::redisclusters, "default", "test");
+  ASSERT_TRUE(stored["status"].contains("acceptedSpec"));
+  EXPECT_EQ(stored["status"]["acceptedSpec"]["size"], 3);
+  EXPECT_FALSE(stored["status"]["acceptedSpec"].contains("password"));
+  Object bad = stored;
+  bad["spec"]["size"] = 1;
+  bad["spec"]["password"] = "not-yet";
+  ASSERT_TRUE(store.update(res::redisclusters, bad).ok());
+  loop.runFor(seconds(1));
+  makeReconciler();
+  healReport = HealReport{};
+  healReport.actions = {"promoted a replica"};
+  const auto before = eventsWith("Healed").size();
+  run();
+  EXPECT_EQ(eventsWith("Healed").size(), before + 1);  // healed, by the accepted spec
+  EXPECT_EQ(observedPasswords.front(), "in-force");     // its password, from the Secret
+  EXPECT_TRUE(conditionTrue(status(), "Failed"));
+  EXPECT_EQ(api::findCondition(status(), "Failed")->reason, "InvalidSpec");
+  EXPECT_EQ(status().observedGeneration, 1);
 }
 
 TEST_F(ReconcilerTest, AnInvalidPasswordIsNeverEchoed) {
