@@ -19,7 +19,7 @@ const std::vector<InvariantInfo>& invariantCatalog() {
   static const std::vector<InvariantInfo> all{
       {inv::kSingleWritableMaster, P::Safety,
        "at most one redis node accepts writes as master, except for the Sentinel split-brain window: while a "
-       "partition or hang is active, and for down-after + 10 s after a node comes back"},
+       "partition or hang is active, and for down-after + 20 s after a node comes back"},
       {inv::kNoUnexplainedWriteLoss, P::Safety,
        "an acknowledged write is missing from the master only when a fault that makes real Sentinel lose writes "
        "(a kill, hang, failure or partition of redis, a node or zone failure) began after it was acknowledged "
@@ -57,7 +57,7 @@ const InvariantInfo* findInvariant(std::string_view name) {
   return nullptr;
 }
 
-Duration splitBrainBound(std::int64_t downAfterMs) { return milliseconds(downAfterMs) + seconds(10); }
+Duration splitBrainBound(std::int64_t downAfterMs) { return milliseconds(downAfterMs) + seconds(20); }
 
 Duration healBound(std::int64_t downAfterMs, std::int64_t failoverTimeoutMs) {
   return 2 * milliseconds(downAfterMs + failoverTimeoutMs) + seconds(120);

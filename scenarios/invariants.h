@@ -47,8 +47,10 @@ const std::vector<InvariantInfo>& invariantCatalog();
 const InvariantInfo* findInvariant(std::string_view name);
 
 // How long two masters may coexist outside a partition: a master that was hung or cut
-// off comes back as master until a Sentinel converts it, which takes one down-after
-// period to notice and a few timer ticks to reconfigure.
+// off comes back as master until a Sentinel converts it. sentinel.c does that once the
+// instance has been up for 8 s (4 hello periods) and its role was reported over 8 s ago,
+// at its next INFO (every 10 s for a replica): down-after to see it up, then up to 18 s.
+// (Found by kun-sim prop: +convert-to-slave 11.3 s after a delay fault ended.)
 Duration splitBrainBound(std::int64_t downAfterMs);
 // How long after the last fault ended the cluster may take to be healthy again: Sentinel
 // detection and failover (down-after + failover-timeout, twice, for a failover that times
