@@ -308,10 +308,42 @@ void checkSentinelCustomConfig(Collector& c, const std::vector<std::string>& ent
   }
 }
 
+// core/v1 ResourceRequirements: limits and requests map resource names to quantities (a
+// StatefulSet carrying anything else is refused by the API server, after the operator has
+// already taken the spec).
+void checkResources(Collector& c, const std::string& path, const Object& r) {
+  if (r.is_null()) return;
+  if (!r.is_object()) {
+    c.add(path, "must be an object with limits and requests");
+    return;
+  }
+  for (const char* part : {"limits", "requests"}) {
+    auto m = r.find(part);
+    if (m == r.end() || m->is_null()) continue;
+    const std::string where = path + "." + part;
+    if (!m->is_object()) {
+      c.add(where, "must map resource names (cpu, memory, ...) to quantities");
+      continue;
+    }
+    for (auto& [name, q] : m->items()) {
+      if (q.is_number()) {
+        if (q.get<double>() < 0) c.add(where + "." + name, "must not be negative");
+      } else if (!q.is_string()) {
+        c.add(where + "." + name, "must be a quantity such as 500m, 2 or 1.5Gi");
+      } else if (auto e = validation::quantity(q.get<std::string>()); !e.empty()) {
+        c.add(where + "." + name, e);
+      } else if (q.get<std::string>().front() == '-') {
+        c.add(where + "." + name, "must not be negative");
+      }
+    }
+  }
+}
+
 void checkSpec(Collector& c, const RedisClusterSpec& s) {
   checkSize(c, s.size);
   checkImage(c, "spec.image", s.image);
   checkPullPolicy(c, "spec.imagePullPolicy", s.imagePullPolicy);
+  checkResources(c, "spec.resources", s.resources);
   if (!s.shutdownConfigMap.empty()) {
     if (auto e = validation::dns1123Subdomain(s.shutdownConfigMap); !e.empty())
       c.add("spec.shutdownConfigMap", e);
@@ -338,6 +370,7 @@ void checkSpec(Collector& c, const RedisClusterSpec& s) {
 
   checkImage(c, "spec.sentinel.image", s.sentinel.image);
   checkPullPolicy(c, "spec.sentinel.imagePullPolicy", s.sentinel.imagePullPolicy);
+  checkResources(c, "spec.sentinel.resources", s.sentinel.resources);
   checkSentinelReplicas(c, s.sentinel.replicas);
   checkSentinelCustomConfig(c, s.sentinel.customConfig);
   checkNodeSelector(c, "spec.sentinel.nodeSelector", s.sentinel.nodeSelector);

@@ -1,5 +1,7 @@
 #include "core/api/validation.h"
 
+#include <algorithm>
+#include <cctype>
 #include <initializer_list>
 #include <vector>
 
@@ -158,6 +160,33 @@ std::string labelValue(std::string_view v) {
                             "alphanumeric character",
                             kLabelValueRe, {"MyValue", "my_value", "12345"}));
   return errs;
+}
+
+std::string quantity(std::string_view v) {
+  const std::string_view whole = v;
+  auto bad = [whole] {
+    return "must be a quantity such as 500m, 2, 1.5Gi or 1e3 (got \"" + std::string(whole) + "\")";
+  };
+  if (!v.empty() && (v.front() == '+' || v.front() == '-')) v.remove_prefix(1);
+  std::size_t digits = 0, i = 0;
+  while (i < v.size() && std::isdigit(static_cast<unsigned char>(v[i]))) ++i, ++digits;
+  if (i < v.size() && v[i] == '.') {
+    ++i;
+    while (i < v.size() && std::isdigit(static_cast<unsigned char>(v[i]))) ++i, ++digits;
+  }
+  if (digits == 0) return bad();
+  const std::string_view suffix = v.substr(i);
+  static constexpr std::string_view kSuffixes[] = {"", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei",
+                                                   "m", "k", "M", "G", "T", "P", "E"};
+  for (std::string_view s : kSuffixes)
+    if (suffix == s) return "";
+  if (suffix[0] == 'e' || suffix[0] == 'E') {
+    std::string_view exp = suffix.substr(1);
+    if (!exp.empty() && (exp.front() == '+' || exp.front() == '-')) exp.remove_prefix(1);
+    if (!exp.empty() && std::all_of(exp.begin(), exp.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+      return "";
+  }
+  return bad();
 }
 
 }  // namespace kun::validation

@@ -111,6 +111,24 @@ TEST(RedisClusterValidation, Sizes) {
   EXPECT_NE(onlyError(rc, "spec.size").find("at least 3"), std::string::npos);
 }
 
+// A StatefulSet with a resource value that is not a quantity is refused by the API server,
+// after the operator took the spec: so the spec is refused first, naming the value.
+TEST(RedisClusterValidation, ResourcesAreQuantities) {
+  RedisCluster rc = named("c");
+  rc.spec.resources = Object{{"requests", {{"cpu", "500m"}, {"memory", "1.5Gi"}}}, {"limits", {{"cpu", 2}}}};
+  rc.spec.sentinel.resources = Object{{"limits", {{"memory", "128Mi"}, {"ephemeral-storage", "1e9"}}}};
+  EXPECT_TRUE(validateRedisCluster(rc).empty()) << formatFieldErrors(validateRedisCluster(rc));
+  rc.spec.resources = Object{{"requests", {{"cpu", "lots"}}}};
+  EXPECT_NE(onlyError(rc, "spec.resources.requests.cpu").find("lots"), std::string::npos);
+  rc.spec.resources = Object{{"limits", {{"memory", "-1Gi"}}}};
+  EXPECT_NE(onlyError(rc, "spec.resources.limits.memory").find("negative"), std::string::npos);
+  rc.spec.resources = Object{{"limits", "2"}};
+  (void)onlyError(rc, "spec.resources.limits");
+  rc.spec.resources = nullptr;
+  rc.spec.sentinel.resources = Object{{"requests", {{"cpu", "1x"}}}};
+  (void)onlyError(rc, "spec.sentinel.resources.requests.cpu");
+}
+
 TEST(RedisClusterValidation, SentinelReplicas) {
   RedisCluster rc = named("c");
   for (int ok : {0, 3, 4, 5, 6, 7}) {  // even counts are accepted (see the .cpp)

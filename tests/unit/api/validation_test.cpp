@@ -110,5 +110,15 @@ TEST(Messages, NameTheRegexAndExamples) {
             "for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')");
 }
 
+TEST(Quantity, AcceptsKubernetesQuantities) {
+  for (const char* ok : {"1", "500m", "0.5", ".5", "2.", "1.5Gi", "128Mi", "1Ki", "3E", "1e3", "1E-2", "+4k", "-1"})
+    EXPECT_EQ(quantity(ok), "") << ok;
+}
+
+TEST(Quantity, RejectsTheRest) {
+  for (const char* bad : {"", "lots", "1x", "Gi", "1.5 Gi", "1e", "1Gib", ".", "1..2", "e3"})
+    EXPECT_NE(quantity(bad), "") << bad;
+}
+
 }  // namespace
 }  // namespace kun::validation
