@@ -640,12 +640,19 @@ void Runner::liveness() {
   for (const auto& d : deleted_) checkDeleted(d, std::max(healedBy - w_.loop().now(), Duration(seconds(30))));
   // Quiet: a healthy cluster costs the operator nothing but reads. The window opens once the
   // operator has settled (no write for kSettle: its caches may lag the world it just fixed,
-  // e.g. after delayed watches); an operator that never settles fails here too.
+  // e.g. after delayed watches; and no failed reconcile waiting for its backed-off retry,
+  // e.g. a status write refused during an API fault); an operator that never settles fails
+  // here too.
   std::uint64_t api = w_.operatorApiWrites(), redis = w_.operatorRedisWrites();
   TimePoint lastWrite = w_.loop().now();
+  const auto retrying = [&] {
+    for (const auto& c : clusters_)
+      if (w_.operatorRetrying(c.ns + "/" + c.name)) return true;
+    return false;
+  };
   (void)waitUntil(
       [&] {
-        if (w_.operatorApiWrites() != api || w_.operatorRedisWrites() != redis) {
+        if (w_.operatorApiWrites() != api || w_.operatorRedisWrites() != redis || retrying()) {
           api = w_.operatorApiWrites();
           redis = w_.operatorRedisWrites();
           lastWrite = w_.loop().now();

@@ -493,4 +493,8 @@ std::uint64_t ScenarioWorld::operatorRedisWrites() const {
   return world_->redis().admin(world_->operatorIp()).stateChangingCalls();
 }
 
+bool ScenarioWorld::operatorRetrying(const std::string& key) {
+  return op_ && op_->controller().queue().numRequeues(key) > 0;
+}
+
 }  // namespace kun::scenario

@@ -96,6 +96,9 @@ class ScenarioWorld final : public chaos::OperatorControl {
   int operatorRestarts() const { return restarts_; }
   // Since the world was made (across restarts).
   std::uint64_t operatorApiWrites() const { return opClient_.writes(); }
+  // Whether the operator holds the cluster "ns/name" in failure back-off: its last
+  // reconcile failed and a retry is scheduled (WorkQueue::numRequeues).
+  bool operatorRetrying(const std::string& key);
   // The same, by "verb resource" (CountingClient::writesByKind).
   const std::map<std::string, std::uint64_t>& operatorApiWritesByKind() const { return opClient_.writesByKind(); }
   std::uint64_t operatorRedisWrites() const;
