@@ -69,6 +69,7 @@ OperatorCore::OperatorCore(OperatorSeams seams, OperatorOptions opts)
   ControllerOptions copts;
   copts.name = "rediscluster";
   copts.workers = opts_.workers;
+  copts.queue.backoff.max = opts_.maxFailureBackoff;
   if (opts_.leaderElect) {
     LeaderElectionOptions le = opts_.leaderElection;
     le.identity = opts_.identity;

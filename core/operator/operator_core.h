@@ -50,6 +50,10 @@ struct OperatorOptions {
   // it instead of reconciler.pdbVersion; when it cannot say, reconciler.pdbVersion stays.
   bool detectPdbVersion = true;
   Duration informerResync = Duration::zero();
+  // A failed reconcile is retried after 5 ms doubling up to this. client-go's default is
+  // 1000 s: after an API outage of a minute the operator would sleep for a quarter of an
+  // hour, with a failover to finish.
+  Duration maxFailureBackoff = seconds(60);
   std::string eventComponent = "redis-operator";
 };
 
