@@ -38,6 +38,7 @@ ObjectPtr Ensurer::liveOf(const DesiredObject& d) const {
 }
 
 EnsureOutcome Ensurer::ensure(const std::vector<DesiredObject>& desired) {
+  ownerChecked_ = false;
   EnsureOutcome out;
   out.status = checkSynced(desired);
   if (!out.status) return out;
@@ -49,6 +50,7 @@ EnsureOutcome Ensurer::ensure(const std::vector<DesiredObject>& desired) {
 }
 
 EnsureOutcome Ensurer::ensure(const std::shared_ptr<const std::vector<DesiredObject>>& desired, EnsureMemo& memo) {
+  ownerChecked_ = false;
   EnsureOutcome out;
   out.status = checkSynced(*desired);
   if (!out.status) {
@@ -88,8 +90,29 @@ EnsureOutcome Ensurer::ensure(const std::shared_ptr<const std::vector<DesiredObj
   return out;
 }
 
+// Before the first create of a pass: the controlling RedisCluster, asked of the API server,
+// not the cache. A cache that lags a deletion (its watch lost, the relist not done yet)
+// would have the operator re-create what the garbage collector just removed, and the
+// collector remove it again, for as long as the lag lasts.
+Status Ensurer::ownerExists(const DesiredObject& d) {
+  if (ownerChecked_) return {};
+  const auto owner = meta::controllerOf(d.object);
+  if (!owner || owner->kind != res::redisclusters.kind) return {};
+  auto got = client_.get(res::redisclusters, meta::namespaceOf(d.object), owner->name);
+  if (!got) {
+    if (got.error().reason != Reason::NotFound) return about(d, "check the owner of", got.error());
+    return makeError(Reason::Conflict, fmt::format("RedisCluster {} is gone; not creating {}", owner->name, describe(d)));
+  }
+  if (meta::uid(*got) != owner->uid || meta::isDeleting(*got))
+    return makeError(Reason::Conflict,
+                     fmt::format("RedisCluster {} is gone or going; not creating {}", owner->name, describe(d)));
+  ownerChecked_ = true;
+  return {};
+}
+
 Status Ensurer::ensureOne(const DesiredObject& d, const ObjectPtr& live, EnsureReport& report) {
   if (!live) {
+    if (auto st = ownerExists(d); !st) return st;
     auto made = client_.create(d.resource, d.object);
     if (!made) return about(d, "create", made.error());
     ++report.created;

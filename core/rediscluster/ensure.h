@@ -73,9 +73,11 @@ class Ensurer {
   Status checkSynced(const std::vector<DesiredObject>& desired) const;
   ObjectPtr liveOf(const DesiredObject& d) const;
   Status ensureOne(const DesiredObject& d, const ObjectPtr& live, EnsureReport& report);
+  Status ownerExists(const DesiredObject& d);
 
   KubeClient& client_;
   const LiveObjects& live_;
+  bool ownerChecked_ = false;  // this pass saw the owner in the API server
 };
 
 }  // namespace kun::rediscluster

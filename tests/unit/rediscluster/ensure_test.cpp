@@ -88,6 +88,19 @@ class EnsureTest : public ::testing::Test {
   }
 };
 
+// A cache that lags the owner's deletion must not have the objects re-created: before
+// creating, the owner is asked of the API server.
+TEST_F(EnsureTest, NothingIsCreatedForAClusterTheApiServerNoLongerHas) {
+  ASSERT_TRUE(store.remove(res::redisclusters, "default", "test", DeleteOptions{}).ok());
+  const std::uint64_t before = rv();
+  const EnsureOutcome out = ensurer.ensure(desiredObjects(current(), {}));  // the cluster as cached
+  EXPECT_FALSE(out.ok());
+  EXPECT_EQ(out.status.error().reason, Reason::Conflict);
+  EXPECT_NE(out.status.error().message.find("is gone"), std::string::npos) << out.status.error().message;
+  EXPECT_EQ(out.report.created, 0);
+  EXPECT_EQ(rv(), before);
+}
+
 TEST_F(EnsureTest, FirstPassCreatesEverythingSecondWritesNothing) {
   const std::uint64_t before = rv();
   const EnsureOutcome first = ensure(current());
