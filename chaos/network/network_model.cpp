@@ -228,7 +228,11 @@ void NetworkModel::postAlone(std::uint32_t i, NetNodeId from, NetNodeId to) {
 void NetworkModel::arriveAlone(std::uint32_t i, NetNodeId from, NetNodeId to) {
   std::erase(link(from, to).alonePackets, i);
   --delayed_;
-  InFlight& p = packet(i);
+  deliver(i, from, to);
+}
+
+void NetworkModel::deliver(std::uint32_t i, NetNodeId from, NetNodeId to) {
+  InFlight& p = packet(i);  // stays in place while its delivery sends more
   if (!reachable(from, to))  // cut while in flight: retransmitted after the heal
     hold(from, to, p.seq, p.stream, p.since, std::move(p.task));
   else
@@ -256,18 +260,12 @@ Duration NetworkModel::retransmissionDelay(const Link& l) {
 
 void NetworkModel::arrive(Link& l, NetNodeId from, NetNodeId to) {
   const std::uint32_t i = l.head;
-  InFlight& p = packet(i);  // stays in place while its delivery sends more
-  l.head = p.next;
+  l.head = packet(i).next;
   if (l.head == kNoPacket)  // the usual case: nothing else on the way
     l.tail = kNoPacket;
   else
     postArrival(l, from, to);
-  if (!reachable(from, to))  // cut while in flight: retransmitted after the heal
-    hold(from, to, p.seq, p.stream, p.since, std::move(p.task));
-  else
-    p.task();
-  p.task = nullptr;
-  freePackets_.push_back(i);
+  deliver(i, from, to);
 }
 
 void NetworkModel::hold(NetNodeId from, NetNodeId to, std::uint64_t seq, std::uint64_t stream, TimePoint since,

@@ -209,6 +209,8 @@ class NetworkModel {
   }
   void postAlone(std::uint32_t i, NetNodeId from, NetNodeId to);
   void arriveAlone(std::uint32_t i, NetNodeId from, NetNodeId to);
+  // Runs packet i's delivery (or holds it, on a link cut meanwhile) and frees it.
+  void deliver(std::uint32_t i, NetNodeId from, NetNodeId to);
   // The loss on l ended: what waits for a retransmission arrives with the next one (which
   // gets through), no longer at the time the losses drawn at its send gave.
   void lossEnded(Link& l, NetNodeId from, NetNodeId to);
