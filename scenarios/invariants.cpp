@@ -1,6 +1,7 @@
 #include "scenarios/invariants.h"
 
 #include <set>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -38,7 +39,8 @@ const std::vector<InvariantInfo>& invariantCatalog() {
        "reused address"},
       {inv::kConfigApplied, P::Liveness, "every redis node runs with spec.config (as CONFIG GET reports it)"},
       {inv::kSpecMatches, P::Liveness,
-       "the StatefulSets have spec.size and spec.sentinel.replicas replicas and the spec's images"},
+       "the StatefulSets have spec.size and spec.sentinel.replicas replicas and the spec's images, and every other "
+       "object the operator keeps (auth Secret, ConfigMaps, Services, PodDisruptionBudgets) exists"},
       {inv::kStatusTruthful, P::Liveness,
        "status says Healthy and names the master that the world has (status.masterIP)"},
       {inv::kNoOrphans, P::Liveness,
@@ -154,13 +156,45 @@ std::optional<std::string> checkStatefulSet(ScenarioWorld& w, const std::string&
   return std::nullopt;
 }
 
+// The objects besides the StatefulSets that the operator keeps for a cluster, each named
+// as names.h spells it: a deleted one must come back (a client resolving the Service, a pod
+// mounting the ConfigMap, would fail without it).
+std::optional<std::string> checkOwnedObjects(ScenarioWorld& w, const api::RedisCluster& rc) {
+  namespace names = rediscluster::names;
+  const std::string& ns = rc.namespaceOf();
+  const std::string& n = rc.name();
+  struct Want {
+    const Resource* r;
+    const char* kind;
+    std::string name;
+  };
+  std::vector<Want> want = {{&res::secrets, "Secret", names::auth(n)},
+                            {&res::configmaps, "ConfigMap", names::redis(n)},
+                            {&res::configmaps, "ConfigMap", names::sentinel(n)},
+                            {&res::configmaps, "ConfigMap", names::sentinelReadiness(n)},
+                            {&res::services, "Service", names::redis(n)},
+                            {&res::services, "Service", names::sentinel(n)},
+                            {&res::services, "Service", names::sentinelHeadless(n)}};
+  if (rc.spec.shutdownConfigMap.empty()) want.push_back({&res::configmaps, "ConfigMap", names::shutdown(n)});
+  for (const auto& o : want)
+    if (!w.harnessClient().getShared(*o.r, ns, o.name)) return fmt::format("{} {} is missing", o.kind, o.name);
+  // Served as policy/v1 or, by an older API server, policy/v1beta1.
+  for (const std::string& pdb : {names::redis(n), names::sentinel(n)})
+    if (!w.harnessClient().getShared(res::poddisruptionbudgets, ns, pdb) &&
+        !w.harnessClient().getShared(res::poddisruptionbudgetsV1beta1, ns, pdb))
+      return fmt::format("PodDisruptionBudget {} is missing", pdb);
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<std::string> checkSpecMatches(ScenarioWorld& w, const api::RedisCluster& rc) {
   if (auto v = checkStatefulSet(w, rc.namespaceOf(), rediscluster::names::redis(rc.name()), rc.spec.size, rc.spec.image))
     return v;
-  return checkStatefulSet(w, rc.namespaceOf(), rediscluster::names::sentinel(rc.name()), rc.spec.sentinel.replicas,
-                          rc.spec.sentinel.image);
+  if (auto v = checkStatefulSet(w, rc.namespaceOf(), rediscluster::names::sentinel(rc.name()),
+                                rc.spec.sentinel.replicas, rc.spec.sentinel.image))
+    return v;
+  return checkOwnedObjects(w, rc);
 }
 
 std::optional<std::string> checkStatusTruthful(const api::RedisCluster& rc, const rediscluster::Health& health) {
