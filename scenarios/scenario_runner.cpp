@@ -9,6 +9,7 @@
 #include "chaos/faults/schedule_runner.h"
 #include "core/api/object.h"
 #include "core/rediscluster/conditions.h"
+#include "core/runtime/sim_loop.h"
 #include "scenarios/failover_attempts.h"
 #include "scenarios/failover_readiness.h"
 #include "scenarios/invariants.h"
@@ -112,6 +113,10 @@ class Runner {
       : s_(s), o_(o), seed_(o.seed ? *o.seed : s.seed.value_or(1)), w_(worldOptions()) {}
 
   RunResult run();
+  // run() but for a stall (SimStalled), which run() turns into a failed report.
+  RunResult runToEnd();
+  // Stops sampling and hands back the report as it stands.
+  RunResult finish();
 
  private:
   ScenarioWorldOptions worldOptions() const {
@@ -199,6 +204,7 @@ class Runner {
   bool cutOffByFault(const std::vector<chaos::FaultRecord>& faults, TimePoint write, TimePoint attempt) const;
   std::vector<chaos::FaultRecord> allFaults() const;
   void finishReport(std::chrono::steady_clock::time_point wallStart);
+  std::chrono::steady_clock::time_point wallStart_;
   std::int64_t downAfterMs() const { return o_.heal.downAfterMs; }
   std::int64_t failoverTimeoutMs() const { return o_.heal.failoverTimeoutMs; }
 
@@ -740,20 +746,31 @@ void Runner::finishReport(std::chrono::steady_clock::time_point wallStart) {
 }
 
 RunResult Runner::run() {
-  const auto wallStart = std::chrono::steady_clock::now();  // wall-clock ok: measures the run, never read by it
-  start_ = w_.loop().now();
+  wallStart_ = std::chrono::steady_clock::now();  // wall-clock ok: measures the run, never read by it
+  w_.loop().setStallLimit(o_.stallEvents);
+  try {
+    return runToEnd();
+  } catch (const SimStalled& e) {
+    report_.fail(FailureClass::Liveness, e.what());
+    return finish();
+  }
+}
+
+RunResult Runner::finish() {
+  sampling_ = false;
+  if (sampler_) w_.loop().cancel(sampler_);
+  if (timeline_) timeline_->stop();
+  finishReport(wallStart_);
   RunResult result;
-  auto finish = [&] {
-    sampling_ = false;
-    if (sampler_) w_.loop().cancel(sampler_);
-    if (timeline_) timeline_->stop();
-    finishReport(wallStart);
-    result.report = report_;
-    result.viewCache = w_.viewCacheCheck();
-    if (timeline_) result.timeline = timeline_->timeline(fmt::format("{} (seed {})", s_.name, seed_));
-    if (o_.trace) result.trace = w_.world().trace().entries();
-    return result;
-  };
+  result.report = report_;
+  result.viewCache = w_.viewCacheCheck();
+  if (timeline_) result.timeline = timeline_->timeline(fmt::format("{} (seed {})", s_.name, seed_));
+  if (o_.trace) result.trace = w_.world().trace().entries();
+  return result;
+}
+
+RunResult Runner::runToEnd() {
+  start_ = w_.loop().now();
   for (const auto& m : s_.manifests) {
     auto r = w_.apply(m);
     if (!r) {

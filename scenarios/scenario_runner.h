@@ -37,6 +37,10 @@ struct RunOptions {
   // Tests of the harness itself: observe afresh every time and report where the view kept
   // between changes (ScenarioWorld::observe) would have judged otherwise.
   bool verifyViewCache = false;
+  // A run in which this many events run in a row at one virtual instant has stalled (a
+  // livelock: virtual time would never move again). It ends there, failed, rather than
+  // hang the caller. Ordinary runs peak at a few thousand (the cluster's creation).
+  std::uint64_t stallEvents = 1'000'000;
 };
 
 struct RunResult {

@@ -4,7 +4,15 @@
 #include <cstdlib>
 #include <memory>
 
+#include <fmt/format.h>
+
 namespace kun {
+
+SimStalled::SimStalled(std::int64_t atMicros, std::uint64_t events)
+    : std::runtime_error(fmt::format("virtual time stopped at {:.3f} s: {} events ran at that instant without it "
+                                     "moving (a livelock: something schedules work at \"now\" without end)",
+                                     static_cast<double>(atMicros) / 1e6, events)),
+      at_(atMicros) {}
 
 // A TimerId is the event's heap key: the sequence number above the index of its slot, so
 // cancel finds the slot without a lookup table, and the sequence tells a reused slot from
@@ -175,13 +183,17 @@ bool SimLoop::runOne() {
 }
 
 void SimLoop::runUntil(TimePoint t) {
-  while (nearCount_ != 0 && timeOf(next()) <= t) runOne();
+  while (nearCount_ != 0 && timeOf(next()) <= t) {
+    countInstant();
+    runOne();
+  }
   if (now_ < t) now_ = t;
 }
 
 bool SimLoop::runUntil(const std::function<bool()>& pred, TimePoint deadline) {
   if (pred()) return true;
   while (nearCount_ != 0 && timeOf(next()) <= deadline) {
+    countInstant();
     runOne();
     if (pred()) return true;
   }

@@ -5,11 +5,24 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <vector>
 
 #include "core/runtime/event_loop.h"
 
 namespace kun {
+
+// Thrown by SimLoop::runUntil when more events than the stall limit ran at one virtual
+// instant: something schedules work at "now" without end (a livelock), so virtual time
+// would never move again and the caller would wait for ever.
+class SimStalled : public std::runtime_error {
+ public:
+  SimStalled(std::int64_t atMicros, std::uint64_t events);
+  std::int64_t atMicros() const { return at_; }
+
+ private:
+  std::int64_t at_;
+};
 
 class SimLoop final : public EventLoop {
  public:
@@ -32,6 +45,10 @@ class SimLoop final : public EventLoop {
   void runFor(Duration d) { runUntil(now_ + d); }
   // Runs events until pred() holds (checked after each event) or deadline; true if pred held.
   bool runUntil(const std::function<bool()>& pred, TimePoint deadline);
+  // Both runUntil throw SimStalled before running the event that would be the
+  // (events + 1)-th in a row at one virtual instant. Off (no limit) unless set: a
+  // benchmark may legitimately run millions of events at time zero.
+  void setStallLimit(std::uint64_t events) { stallLimit_ = events; }
   // Events run so far, and events waiting.
   std::uint64_t eventsRun() const { return eventsRun_; }
   std::size_t pending() const { return live_; }
@@ -94,6 +111,15 @@ class SimLoop final : public EventLoop {
   void popFar();  // removes far_[0]
   void popDead();  // drops cancelled entries from the front, so the front is always live
   void compact();
+  // The next event is at now(): counts it towards the stall limit (throws past it).
+  void noteSameInstant() {
+    if (++sameInstant_ > stallLimit_) throw SimStalled(now_.time_since_epoch().count(), sameInstant_ - 1);
+  }
+  // Before running next(): counts the events at one instant.
+  void countInstant() {
+    if (timeOf(next()) != now_) sameInstant_ = 1;
+    else noteSameInstant();
+  }
 
   std::array<Entry, kNear + 1> near_{};
   std::size_t nearCount_ = 0;
@@ -110,6 +136,8 @@ class SimLoop final : public EventLoop {
   std::int64_t epoch_;
   std::uint64_t nextSeq_ = 1;
   std::uint64_t eventsRun_ = 0;
+  std::uint64_t stallLimit_ = ~std::uint64_t{0};
+  std::uint64_t sameInstant_ = 0;  // events run in a row at now_
 };
 
 }  // namespace kun

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <memory>
 #include <random>
@@ -374,6 +375,42 @@ TEST(SimLoop, RandomSchedulesAndCancelsRunInReferenceOrder) {
     EXPECT_EQ(ran, expected) << "seed " << seed;
     EXPECT_TRUE(loop.idle());
   }
+}
+
+// Work that schedules more work at "now" without end would keep virtual time still for
+// ever: past the stall limit runUntil throws instead of spinning.
+TEST(SimLoop, EndlessWorkAtOneInstantThrowsPastTheStallLimit) {
+  SimLoop loop;
+  loop.setStallLimit(100);
+  std::function<void()> again = [&] { loop.post(again); };
+  loop.runAt(at(5), again);
+  try {
+    loop.runUntil(at(10));
+    FAIL() << "no stall reported";
+  } catch (const SimStalled& e) {
+    EXPECT_EQ(e.atMicros(), 5000);
+    EXPECT_NE(std::string(e.what()).find("100 events ran at that instant"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(loop.eventsRun(), 100u);
+  EXPECT_EQ(loop.now(), at(5));
+  // The predicate form stops the same way.
+  EXPECT_THROW(loop.runUntil([] { return false; }, at(10)), SimStalled);
+}
+
+// Bursts below the limit, at instants apart, are ordinary work: the count starts again
+// whenever time moves. Without a limit any burst runs.
+TEST(SimLoop, BurstsBelowTheStallLimitRun) {
+  SimLoop loop;
+  loop.setStallLimit(100);
+  int ran = 0;
+  for (int t = 1; t <= 3; ++t)
+    for (int i = 0; i < 100; ++i) loop.runAt(at(t), [&] { ++ran; });
+  loop.runUntil(at(5));
+  EXPECT_EQ(ran, 300);
+  SimLoop unlimited;
+  for (int i = 0; i < 10000; ++i) unlimited.runAt(at(1), [&] { ++ran; });
+  unlimited.runUntil(at(2));
+  EXPECT_EQ(ran, 10300);
 }
 
 }  // namespace
