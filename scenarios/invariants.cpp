@@ -25,7 +25,8 @@ const std::vector<InvariantInfo>& invariantCatalog() {
        "an acknowledged write is missing from the master only when a fault that makes real Sentinel lose writes "
        "(a kill, hang, failure or partition of redis, a node or zone failure) began after it was acknowledged "
        "and before every redis node had it (only a StatefulSet deletion or a node or zone failure can take a "
-       "write every node held), or a Sentinel failover moved away from the node that acknowledged it (before the "
+       "write every node held), or one of the pods of a deleted StatefulSet acknowledged it while shutting down "
+       "(within 30 s of the deletion), or a Sentinel failover moved away from the node that acknowledged it (before the "
        "write, or within the split-brain bound after it); lost writes are counted per cause"},
       {inv::kFailoverReady, P::Safety,
        "Sentinel can fail over at any time: at least max(quorum, majority) sentinels monitor the master, list "
@@ -39,7 +40,8 @@ const std::vector<InvariantInfo>& invariantCatalog() {
        "reused address"},
       {inv::kConfigApplied, P::Liveness, "every redis node runs with spec.config (as CONFIG GET reports it)"},
       {inv::kSpecMatches, P::Liveness,
-       "the StatefulSets have spec.size and spec.sentinel.replicas replicas and the spec's images, and every other "
+       "the StatefulSets have spec.size and spec.sentinel.replicas replicas, the spec's images and resources, and "
+       "every pod on their current template (rollout finished), and every other "
        "object the operator keeps (auth Secret, ConfigMaps, Services, PodDisruptionBudgets) exists"},
       {inv::kStatusTruthful, P::Liveness,
        "status says Healthy and names the master that the world has (status.masterIP)"},
@@ -140,7 +142,7 @@ std::optional<std::string> checkConfigApplied(ScenarioWorld& w, const api::Redis
 namespace {
 
 std::optional<std::string> checkStatefulSet(ScenarioWorld& w, const std::string& ns, const std::string& name,
-                                            std::int32_t replicas, const std::string& image) {
+                                            std::int32_t replicas, const std::string& image, const Object& resources) {
   // The stored version itself, read in place (a get() copies the whole set).
   auto sts = w.harnessClient().getShared(res::statefulsets, ns, name);
   if (!sts) return "StatefulSet " + name + " is missing";
@@ -151,8 +153,25 @@ std::optional<std::string> checkStatefulSet(ScenarioWorld& w, const std::string&
   for (const char* k : {"spec", "template", "spec", "containers"})
     if (containers) containers = memberOf(*containers, k);
   if (!containers || !containers->is_array() || containers->empty()) return "StatefulSet " + name + " has no containers";
-  const std::string got = (*containers)[0].value("image", "");
+  const Object& c = (*containers)[0];
+  const std::string got = c.value("image", "");
   if (got != image) return fmt::format("StatefulSet {} runs image {}, spec says {}", name, got, image);
+  const Object* res = memberOf(c, "resources");
+  const bool noneWanted = resources.is_null() || resources.empty();
+  if (noneWanted ? res && !res->empty() : !res || *res != resources)
+    return fmt::format("StatefulSet {} asks for resources {}, spec says {}", name, res ? res->dump() : "{}",
+                       noneWanted ? "{}" : resources.dump());
+  // Every pod runs the template. The operator rolls pods itself (updateStrategy OnDelete),
+  // under which the StatefulSet controller never moves status.currentRevision: the pods on
+  // the update revision tell.
+  const auto generation = set.value("/metadata/generation"_json_pointer, std::int64_t{0});
+  const auto observed = set.value("/status/observedGeneration"_json_pointer, std::int64_t{0});
+  if (observed < generation)
+    return fmt::format("StatefulSet {}: generation {} not yet observed (status has {})", name, generation, observed);
+  const auto updated = set.value("/status/updatedReplicas"_json_pointer, 0);
+  if (updated != replicas)
+    return fmt::format("StatefulSet {}: rollout unfinished ({} of {} pods on revision {})", name, updated, replicas,
+                       set.value("/status/updateRevision"_json_pointer, std::string()));
   return std::nullopt;
 }
 
@@ -189,10 +208,11 @@ std::optional<std::string> checkOwnedObjects(ScenarioWorld& w, const api::RedisC
 }  // namespace
 
 std::optional<std::string> checkSpecMatches(ScenarioWorld& w, const api::RedisCluster& rc) {
-  if (auto v = checkStatefulSet(w, rc.namespaceOf(), rediscluster::names::redis(rc.name()), rc.spec.size, rc.spec.image))
+  if (auto v = checkStatefulSet(w, rc.namespaceOf(), rediscluster::names::redis(rc.name()), rc.spec.size, rc.spec.image,
+                                rc.spec.resources))
     return v;
   if (auto v = checkStatefulSet(w, rc.namespaceOf(), rediscluster::names::sentinel(rc.name()),
-                                rc.spec.sentinel.replicas, rc.spec.sentinel.image))
+                                rc.spec.sentinel.replicas, rc.spec.sentinel.image, rc.spec.sentinel.resources))
     return v;
   return checkOwnedObjects(w, rc);
 }

@@ -79,6 +79,10 @@ bool cutsOffMaster(const chaos::Fault& f, std::int64_t downAfterMs) {
 // simulated links' latency, many times over.
 constexpr Duration kReplicationInFlight = milliseconds(50);
 
+// How long a deleted pod may keep serving: Kubernetes' default terminationGracePeriodSeconds,
+// which the operator's pods keep.
+constexpr Duration kPodGracePeriod = seconds(30);
+
 constexpr Duration kPoll = milliseconds(100);
 const std::string kNoMaster;  // readiness_.sample's master when there is not one
 constexpr Duration kSettle = seconds(5);
@@ -567,6 +571,16 @@ void Runner::classifyLosses(const std::vector<LostWrite>& lost) {
         cause = std::string(chaos::faultKindName(f.fault.kind));
         break;
       }
+    // A StatefulSet deletion takes its pods away gracefully: each keeps serving until it has
+    // shut down (within the grace period), and no replica outlives them to take over what
+    // one acknowledged meanwhile.
+    if (cause == "unexplained")
+      for (const auto& f : faults)
+        if (f.applied && f.fault.kind == FaultKind::StatefulSetDelete && f.began <= l.write.at &&
+            l.write.at <= f.began + kPodGracePeriod && durability_.servedBy(f.began, l.write.master)) {
+          cause = std::string(chaos::faultKindName(f.fault.kind));
+          break;
+        }
     // A Sentinel failover away from the node that acknowledged the write. Sentinel does not
     // pause clients, so what the old master took after the winning attempt began is
     // discarded when it becomes a replica — Sentinel's documented loss, even for a requested

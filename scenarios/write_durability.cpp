@@ -10,6 +10,8 @@ void WriteDurability::snapshot(ScenarioWorld& w, const KeyClient& keys, const st
   const TimePoint now = w.loop().now();
   auto& held = held_[now];  // several faults at one instant share what they found
   held.clear();
+  auto& ips = ips_[now];
+  ips.clear();
   auto rc = w.cluster(ns, cluster);
   if (!rc) return;
   std::vector<const redissim::RedisNode*> nodes;
@@ -20,6 +22,7 @@ void WriteDurability::snapshot(ScenarioWorld& w, const KeyClient& keys, const st
     if (!n || n->state() == redissim::SimProcess::State::Down || n->state() == redissim::SimProcess::State::Starting)
       continue;
     nodes.push_back(n);
+    ips.insert(p.ip);
   }
   if (static_cast<int>(nodes.size()) < rc->spec.size) return;
   for (const auto& [key, write] : keys.acknowledgedWrites()) {
@@ -38,6 +41,11 @@ void WriteDurability::snapshot(ScenarioWorld& w, const KeyClient& keys, const st
 bool WriteDurability::everywhere(TimePoint at, const std::string& key, const std::string& value) const {
   auto it = held_.find(at);
   return it != held_.end() && it->second.count(key + "=" + value) > 0;
+}
+
+bool WriteDurability::servedBy(TimePoint at, const std::string& ip) const {
+  auto it = ips_.find(at);
+  return it != ips_.end() && it->second.count(ip) > 0;
 }
 
 }  // namespace kun::scenario

@@ -28,9 +28,13 @@ class WriteDurability {
   // Whether key's write `value` was on every node at the snapshot taken at `at` (false
   // when none was taken then).
   bool everywhere(TimePoint at, const std::string& key, const std::string& value) const;
+  // Whether ip was a redis pod of the cluster, with its data in memory, at the snapshot
+  // taken at `at` (false when none was taken then).
+  bool servedBy(TimePoint at, const std::string& ip) const;
 
  private:
   std::map<TimePoint, std::set<std::string>> held_;  // snapshot time -> "key=value"
+  std::map<TimePoint, std::set<std::string>> ips_;   // snapshot time -> pod IPs
 };
 
 }  // namespace kun::scenario

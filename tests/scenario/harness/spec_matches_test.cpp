@@ -30,5 +30,27 @@ TEST(SpecMatches, AMissingServiceIsReportedUntilTheOperatorMakesItAgain) {
   EXPECT_EQ(checkSpecMatches(w, *rc), std::nullopt);
 }
 
+// A resources change: the StatefulSet must carry it, and every pod must have been rolled
+// onto the new template, before the spec is met.
+TEST(SpecMatches, AResourcesChangeIsMetOnceEveryPodRunsTheNewTemplate) {
+  ScenarioWorld w(ScenarioWorldOptions{});
+  ASSERT_TRUE(w.apply(Object::parse(R"({"apiVersion": "redis.kun/v1beta1", "kind": "RedisCluster",
+      "metadata": {"name": "demo", "namespace": "default"},
+      "spec": {"size": 3, "sentinel": {"replicas": 3}}})"))
+                  .ok());
+  w.loop().runFor(seconds(60));
+  ASSERT_TRUE(w.patchCluster("default", "demo",
+                             Object::parse(R"({"spec": {"resources": {"requests": {"cpu": "800m"}}}})"))
+                  .ok());
+  auto rc = w.cluster("default", "demo");
+  ASSERT_TRUE(rc);
+  const auto verdict = [&] { return checkSpecMatches(w, *rc).value_or(""); };
+  EXPECT_NE(verdict().find("StatefulSet redis-cluster-demo asks for resources {}"), std::string::npos) << verdict();
+  EXPECT_TRUE(w.loop().runUntil([&] { return verdict().find("rollout unfinished") != std::string::npos; },
+                                w.loop().now() + seconds(30)))
+      << verdict();
+  EXPECT_TRUE(w.loop().runUntil([&] { return verdict().empty(); }, w.loop().now() + minutes(5))) << verdict();
+}
+
 }  // namespace
 }  // namespace kun::scenario
