@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "core/rediscluster/config_values.h"
 #include "core/rediscluster/layout.h"
 
 namespace kun::rediscluster {
@@ -87,14 +88,20 @@ std::string renderRedisConf(const api::RedisClusterSpec& spec) {
   out += "# A new or restarted node boots as a replica of an address where no master runs, so it\n";
   out += "# takes no writes until the operator or Sentinel points it at the current master.\n";
   out += fmt::format("replicaof 127.0.0.1 {}\n", layout::kRedisPort);
+  out += "# And with replica-priority 0, so that Sentinel does not promote it before it has the\n";
+  out += "# data (a new pod mid-sync, a restarted one without persistence): the operator sets\n";
+  out += "# spec.config's priority once it has seen the node in sync with the master.\n";
+  out += "replica-priority 0\n";
   out += fmt::format("port {}\n", layout::kRedisPort);
   out += fmt::format("dir {}\n", layout::kDataPath);
   // The operator and the other nodes connect over the pod network; without a password
   // protected mode would refuse them.
   out += "protected-mode no\n";
   out += "tcp-keepalive 60\n";
-  for (const auto& [key, value] : spec.config)
+  for (const auto& [key, value] : spec.config) {
+    if (isReplicaPriority(key)) continue;  // the operator's to set, see above
     for (const auto& l : redisConfigLines(key, value)) out += l + "\n";
+  }
   out += "# The password, from the Secret; last, so nothing above can override it.\n";
   out += fmt::format("include {}/{}\n", layout::kAuthPath, layout::kAuthConfKey);
   return out;

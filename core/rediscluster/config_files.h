@@ -25,8 +25,9 @@ std::string configToken(std::string_view token);
 std::vector<std::string> redisConfigLines(std::string_view key, std::string_view value);
 
 // redis.conf for the (defaulted) spec: the operator's lines (boot as a replica of
-// 127.0.0.1:6379, data in /data, keepalive), spec.config in key order, and last an include
-// of the auth file. It never contains the password.
+// 127.0.0.1:6379 with replica-priority 0, data in /data, keepalive), spec.config in key
+// order but for the replica priority (healConfig sets it once the node is in sync), and
+// last an include of the auth file. It never contains the password.
 std::string renderRedisConf(const api::RedisClusterSpec& spec);
 
 // auth.conf: "masterauth" and "requirepass" with the password quoted, or only a comment

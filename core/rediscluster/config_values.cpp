@@ -55,4 +55,9 @@ bool sameConfigValue(const std::string& a, const std::string& b) {
   return a == b || normalizedConfigValue(a) == normalizedConfigValue(b);
 }
 
+bool isReplicaPriority(std::string_view key) {
+  const std::string k = lowerCase(std::string(key));
+  return k == "replica-priority" || k == "slave-priority";
+}
+
 }  // namespace kun::rediscluster

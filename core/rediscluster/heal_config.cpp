@@ -131,14 +131,17 @@ Next healConfig(HealRun& run) {
     if (!n.reachable || n.pod.terminating) continue;
     const bool fenced = stepMovesMaster(run, n);  // by the step that moves it (heal_fenced_failover.h)
     const bool going = !staysAfterScale(run.rc(), n);  // heal_scale keeps Sentinel from promoting it
-    if (!fenced && !going) {
+    // A node boots with replica-priority 0 (renderRedisConf): it keeps it until it has the
+    // data, as a replica in sync (or as the master), so Sentinel never promotes an empty one.
+    const bool noData = n.onPlaceholder() || (n.isReplica() && !n.inSync());
+    if (!fenced && !going && !noData) {
       healNode(run, n, wanted);
     } else {
       auto want = wanted.want;
       for (const char* key : {"min-replicas-to-write", "min-slaves-to-write"})
         if (fenced) want.erase(key);
       for (const char* key : {"replica-priority", "slave-priority"})
-        if (going) want.erase(key);
+        if (going || noData) want.erase(key);
       healNode(run, n, wantedFrom(std::move(want)));
     }
     if (run.failed()) return Next::Stop;
@@ -153,6 +156,8 @@ ConfigChecks::Wanted wantedConfig(const std::map<std::string, std::string>& conf
   for (const auto& [k, v] : config) want[lowerCase(k)] = v;
   want["masterauth"] = password;
   if (!want.count("min-slaves-to-write")) want.try_emplace("min-replicas-to-write", "0");
+  // Redis' default, where spec.config names none: the boot config's 0 must not stay.
+  if (!want.count("slave-priority")) want.try_emplace("replica-priority", "100");
   return healstep::wantedFrom(std::move(want));
 }
 

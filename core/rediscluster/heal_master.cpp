@@ -128,12 +128,13 @@ Next noMaster(HealRun& run) {
   const std::int64_t patienceMs = 2 * run.opt().failoverTimeoutMs + run.opt().downAfterMs;
   // Sentinel promotes only a replica it knows, and it learns them from the master's INFO:
   // when the master died before the sentinels saw a live replica (say, both replicas were
-  // re-syncing after a reset), no failover will ever come.
+  // re-syncing after a reset), no failover will ever come. Nor when every replica it knows
+  // has replica-priority 0: none had finished its first sync with the master that went.
   const bool sentinelKnowsAReplica = std::any_of(view.sentinels.begin(), view.sentinels.end(), [&](const auto& s) {
     if (!s.reachable || !s.monitoring || s.master.ip != sm.ip) return false;
     return std::any_of(s.replicas.begin(), s.replicas.end(), [&](const auto& r) {
       const RedisNodeView* n = view.redisByIp(r.ip);
-      return n && candidate(run, *n) && n->isReplica() && !n->onPlaceholder();
+      return n && candidate(run, *n) && n->isReplica() && !n->onPlaceholder() && n->replicaPriority != 0;
     });
   });
   if (sm.votes >= quorum && sentinelKnowsAReplica && masterGoneForMs(nodes) < patienceMs) {

@@ -3,9 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
+#include <map>
 #include <string_view>
 #include <vector>
 
+#include "core/rediscluster/config_values.h"
 #include "core/rediscluster/layout.h"
 
 namespace kun::rediscluster {
@@ -24,7 +27,20 @@ void checkRedisPods(const api::RedisCluster& rc, const ClusterView& view, std::v
   }
 }
 
-void checkReplication(const ClusterView& view, const std::string& masterIp, std::vector<std::string>& why) {
+// Whether spec.config lets Sentinel promote replicas: a replica priority other than 0 (Redis'
+// default, 100, when it names none).
+bool promotable(const std::map<std::string, std::string>& config) {
+  for (const auto& [key, value] : config) {
+    if (!isReplicaPriority(key)) continue;
+    std::int64_t v = 1;
+    const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
+    return ec != std::errc() || end != value.data() + value.size() || v != 0;
+  }
+  return true;
+}
+
+void checkReplication(const ClusterView& view, const std::string& masterIp, bool wantPromotable,
+                      std::vector<std::string>& why) {
   for (const auto& n : view.redis) {
     if (!n.isReplica()) continue;
     const auto& r = n.replication;
@@ -33,6 +49,9 @@ void checkReplication(const ClusterView& view, const std::string& masterIp, std:
       why.push_back(fmt::format("{}: replica of {}:{}, master is {}", n.pod.name, r.masterHost, r.masterPort, masterIp));
     else if (!r.masterLinkUp()) why.push_back(n.pod.name + ": master link down");
     else if (r.masterSyncInProgress) why.push_back(n.pod.name + ": sync in progress");
+    // Booted at 0 (renderRedisConf); the operator sets the spec's once the replica is in sync.
+    else if (wantPromotable && n.replicaPriority == 0)
+      why.push_back(n.pod.name + ": replica-priority 0, Sentinel would not promote it");
   }
 }
 
@@ -107,7 +126,7 @@ Health assessHealth(const api::RedisCluster& rc, const ClusterView& view) {
     for (const auto* m : masters) list += (list.empty() ? "" : ", ") + m->pod.ip;
     why.push_back(fmt::format("{} masters: {}", masters.size(), list));
   }
-  if (!h.masterIP.empty()) checkReplication(view, h.masterIP, why);
+  if (!h.masterIP.empty()) checkReplication(view, h.masterIP, promotable(rc.spec.config), why);
 
   const std::int32_t wantSentinels = rc.spec.sentinel.replicas;
   if (static_cast<std::int32_t>(view.sentinels.size()) != wantSentinels)

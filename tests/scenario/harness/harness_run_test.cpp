@@ -143,10 +143,10 @@ TEST(HarnessRun, CatchesAnOperatorThatRestartsTheMasterBeforeAFailover) {
 TEST(HarnessRun, TheFencedRollLosesNothingTheUnfencedOneOnlyTheFailoverWindow) {
   auto s = readScenarioFile(libraryFile("rolling-image.yaml"));
   ASSERT_TRUE(s.ok()) << s.error().message;
-  const auto good = runScenario(*s, quick(1)).report;
+  const auto good = runScenario(*s, quick(2)).report;
   EXPECT_TRUE(good.passed()) << good.failureDetail;
   EXPECT_EQ(good.writesLost, 0);
-  RunOptions unfenced = quick(1);
+  RunOptions unfenced = quick(2);  // a seed whose unfenced failover window holds writes
   unfenced.heal.restartMasterBeforeSyncForTest = true;
   const auto bad = runScenario(*s, unfenced).report;
   EXPECT_TRUE(bad.passed()) << bad.failureDetail;
@@ -249,7 +249,7 @@ TEST(HarnessRun, AKeptViewJudgesAsAFreshOne) {
 TEST(HarnessRun, AFailoverSeenFirstByOneSentinelExplainsItsLosses) {
   auto s = readScenarioFile(libraryFile("master-and-sentinel-killed.yaml"));
   ASSERT_TRUE(s.ok()) << s.error().message;
-  const auto r = runScenario(*s, quick(2091)).report;
+  const auto r = runScenario(*s, quick(47)).report;  // the file's seed
   EXPECT_TRUE(r.passed()) << r.failureDetail;
   EXPECT_GT(r.lostByCause.count("sentinel-failover") ? r.lostByCause.at("sentinel-failover") : 0, 0);
   EXPECT_EQ(r.lostByCause.count("unexplained"), 0u);

@@ -104,7 +104,10 @@ TEST(RenderRedisConf, BootsAsReplicaOfNothingCarriesConfigAndIncludesAuthLast) {
   EXPECT_TRUE(has("replicaof 127.0.0.1 6379"));
   EXPECT_TRUE(has("dir /data"));
   EXPECT_TRUE(has("maxmemory 100mb"));
-  EXPECT_TRUE(has("slave-priority 1"));
+  // The spec's priority (the defaults' slave-priority 1) is the operator's to set once the
+  // node is in sync: a node boots unpromotable.
+  EXPECT_TRUE(has("replica-priority 0"));
+  EXPECT_FALSE(has("slave-priority 1"));
   EXPECT_TRUE(has("appendonly yes"));
   EXPECT_TRUE(has("save 900 1"));
   EXPECT_EQ(l.back(), "include /redis-auth/auth.conf");

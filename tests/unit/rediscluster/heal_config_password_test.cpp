@@ -136,5 +136,33 @@ TEST(HealPassword, AFirstPasswordIsSetOnAClusterWithout) {
   ASSERT_TRUE(w.converge()) << w.why() << w.allActions();
 }
 
+// A node boots with replica-priority 0 and keeps it until it has the data: a re-created pod
+// told its master is still unpromotable while its first sync runs (Sentinel would otherwise
+// promote an empty node), and the cluster is not healthy until it has the spec's priority.
+TEST(HealConfig, ReplicaPriorityIsTheSpecsOnlyOnceTheReplicaIsInSync) {
+  HealWorld w;  // the defaults' slave-priority 1
+  ASSERT_TRUE(w.converge()) << w.why();
+  for (const auto& p : w.redisPods) EXPECT_EQ(configOf(w, p.ip, "replica-priority"), "1") << p.name;
+
+  const std::string replica = w.redisPod(1)->ip == w.health().masterIP ? "redis-cluster-test-2" : "redis-cluster-test-1";
+  w.recreateRedisPod(replica);
+  const std::string ip = w.node(replica)->ip();
+  w.loop.runFor(seconds(1));  // up, on the placeholder
+  EXPECT_EQ(configOf(w, ip, "replica-priority"), "0");
+  (void)w.pass();  // told its master; the full sync waits for the master's diskless delay
+  EXPECT_NE(w.allActions().find(replica + ": replica of"), std::string::npos) << w.allActions();
+  EXPECT_EQ(configOf(w, ip, "replica-priority"), "0");
+  ASSERT_TRUE(w.converge()) << w.why() << w.allActions();
+  EXPECT_EQ(configOf(w, ip, "replica-priority"), "1") << w.allActions();
+
+  // Set back to 0 behind the operator's back: not healthy, and the next pass restores it.
+  ASSERT_TRUE(w.admin.command({ip, 6379}, {"CONFIG", "SET", "replica-priority", "0"}).ok());
+  const auto why = w.health().reasons;
+  EXPECT_NE(std::find(why.begin(), why.end(), replica + ": replica-priority 0, Sentinel would not promote it"),
+            why.end());
+  (void)w.pass();
+  EXPECT_EQ(configOf(w, ip, "replica-priority"), "1");
+}
+
 }  // namespace
 }  // namespace kun::test

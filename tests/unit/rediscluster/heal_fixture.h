@@ -74,7 +74,7 @@ struct HealWorld {
     p.creationTimestamp = "2026-01-01T00:00:" + twoDigits(created) + "Z";
     redissim::RedisNodeOptions o;
     o.ip = p.ip;
-    o.config = {{"replicaof", "127.0.0.1 6379"}};
+    o.config = {{"replicaof", "127.0.0.1 6379"}, {"replica-priority", "0"}};  // as renderRedisConf boots it
     if (!password.empty()) o.config.insert(o.config.end(), {{"masterauth", password}, {"requirepass", password}});
     o.disk = std::move(disk);
     redisPods.push_back(p);
