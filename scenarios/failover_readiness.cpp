@@ -41,7 +41,11 @@ std::optional<std::string> tooFewAble(const api::RedisCluster& rc, const rediscl
   for (const auto& s : view.sentinels) {
     std::string why;
     if (!s.reachable || !s.monitoring || s.master.ip != master) why = "does not monitor the master";
-    else if (std::none_of(s.replicas.begin(), s.replicas.end(), [&](const auto& r) { return redisIps.count(r.ip) > 0; }))
+    else if (std::none_of(s.replicas.begin(), s.replicas.end(), [&](const auto& r) {
+               // A node with replica-priority 0 (booted so, until in sync) is never promoted.
+               const auto* n = view.redisByIp(r.ip);
+               return redisIps.count(r.ip) > 0 && n && n->replicaPriority != 0;
+             }))
       why = "knows no replica to promote";
     else if (std::count_if(s.peers.begin(), s.peers.end(), [&](const auto& p) { return sentinelIps.count(p.ip) > 0; }) <
              needed - 1)

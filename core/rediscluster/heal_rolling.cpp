@@ -10,6 +10,7 @@
 // So never more than one pod is down, and the replica Sentinel promotes has the data.
 #include <algorithm>
 
+#include "core/rediscluster/config_files.h"
 #include "core/rediscluster/heal_fenced_failover.h"
 
 namespace kun::rediscluster::healstep {
@@ -34,6 +35,34 @@ Next deletePod(HealRun& run, const RedisNodeView& n, const std::string& why) {
   run.action("delete pod " + n.pod.name + " (" + why + ")");
   run.requeue(HealPhase::Updating);
   return Next::Stop;
+}
+
+// Whether enough sentinels to elect a leader each list at least `atLeast` replicas other
+// than `excluded` that they would promote: in sync, not down, priority not 0 as they last
+// read it. A re-created pod is learnt from the master's INFO, and its priority once in
+// sync, each within Sentinel's 10 s INFO period.
+bool sentinelsKnowPromotable(const HealRun& run, const RedisNodeView* excluded, std::size_t atLeast) {
+  const auto& view = run.view();
+  const std::int32_t sentinels = run.rc().spec.sentinel.replicas;
+  const std::int32_t needed = std::max<std::int32_t>(sentinelQuorum(sentinels), sentinels / 2 + 1);
+  std::int32_t able = 0;
+  for (const auto& s : view.sentinels) {
+    if (!s.reachable || !s.monitoring || s.master.ip != run.masterIp) continue;
+    const auto known = std::count_if(s.replicas.begin(), s.replicas.end(), [&](const auto& r) {
+      const RedisNodeView* n = view.redisByIp(r.ip);
+      return n && n != excluded && n->inSync() && r.slavePriority != 0 && !r.flags.down() && !r.flags.disconnected;
+    });
+    if (static_cast<std::size_t>(known) >= atLeast) ++able;
+  }
+  return able >= needed;
+}
+
+// The replicas other than `excluded`, wherever they are.
+std::size_t otherReplicas(const HealRun& run, const RedisNodeView* excluded) {
+  const auto& redis = run.view().redis;
+  return static_cast<std::size_t>(std::count_if(redis.begin(), redis.end(), [&](const RedisNodeView& n) {
+    return &n != excluded && n.pod.ip != run.masterIp;
+  }));
 }
 
 }  // namespace
@@ -71,10 +100,26 @@ Next healRolling(HealRun& run) {
     return Next::Stop;
   }
   std::sort(old.begin(), old.end(), [](auto* a, auto* b) { return a->pod.ordinal > b->pod.ordinal; });
-  for (const auto* n : old)
-    if (n != master) return deletePod(run, *n, "new revision");
+  for (const auto* n : old) {
+    if (n == master) continue;
+    // Sentinel must still be able to fail over while the pod is away (a single replica
+    // leaves nothing to keep promotable).
+    if (otherReplicas(run, n) > 0 && !sentinelsKnowPromotable(run, n, 1)) {
+      run.waiting("rolling restart waits for the sentinels to know a promotable replica besides " + n->pod.name);
+      run.requeue(HealPhase::Updating);
+      return Next::Stop;
+    }
+    return deletePod(run, *n, "new revision");
+  }
 
   // Only the master is left on the old revision: it moves to a replica on the new one.
+  // Sentinel carries the replicas it knows over to the new master, so it must know one
+  // besides the one it will promote, or it could not fail the new master over.
+  if (otherReplicas(run, nullptr) > 1 && !sentinelsKnowPromotable(run, nullptr, 2)) {
+    run.waiting("rolling restart waits for the sentinels to know the replicas before moving the master");
+    run.requeue(HealPhase::Updating);
+    return Next::Stop;
+  }
   return moveMasterFenced(run, *master, {HealPhase::Updating, "rolling restart", "is on the old revision", onNewRevision});
 }
 

@@ -112,6 +112,10 @@ class WorldTest : public ::testing::Test {
       auto r = i == master ? redisCmd(redisPod(i), {"REPLICAOF", "NO", "ONE"})
                            : redisCmd(redisPod(i), {"REPLICAOF", mip, "6379"});
       EXPECT_TRUE(r.isOk()) << r.str;
+      // Pods boot with replica-priority 0 (renderRedisConf); the operator sets the spec's
+      // once a node is in sync, these tests at once.
+      r = redisCmd(redisPod(i), {"CONFIG", "SET", "replica-priority", "100"});
+      EXPECT_TRUE(r.isOk()) << r.str;
     }
     for (int i = 0; i < sentinels; ++i) {
       const std::string sip = podIp(sentinelPod(i));
