@@ -110,6 +110,9 @@ void PodBridge::start(const ContainerEvent& ev) {
   auto fail = [&](const Error& e) {
     errors_[pk] = e;
     note(fmt::format("cannot start {}/{}: {}", pk, ev.container, e.message));
+    // A volume whose source is missing (a ConfigMap or Secret deleted) is mounted again
+    // and again, as the kubelet's volume manager does, until it is there.
+    if (e.reason == Reason::NotFound) retryStart(ev);
   };
   const Object* c = findContainer(pod, ev.container);
   if (!c) return;
@@ -181,6 +184,7 @@ void PodBridge::start(const ContainerEvent& ev) {
     redis_.addRedis(std::move(ro));
   }
   errors_.erase(pk);
+  mountRetries_.erase(retryKey(ev));
   ++started_;
   note(fmt::format("start {} {}/{} at {} ({})", r.sentinel ? "sentinel" : "redis", pk, ev.container,
                    r.endpoint.toString(), where));
@@ -190,8 +194,26 @@ void PodBridge::start(const ContainerEvent& ev) {
   armPoll();
 }
 
+std::string PodBridge::retryKey(const ContainerEvent& ev) {
+  return podKey(ev.ns, ev.pod) + "/" + ev.container + "@" + ev.uid;
+}
+
+void PodBridge::retryStart(const ContainerEvent& ev) {
+  // The kubelet's backoff for a failed volume operation: 500 ms, doubling, at most 2m2s.
+  const int n = mountRetries_[retryKey(ev)]++;
+  const Duration delay = std::min<Duration>(milliseconds(500) * (std::int64_t{1} << std::min(n, 8)), milliseconds(122000));
+  std::weak_ptr<bool> alive = alive_;
+  cluster_.loop().runAt(cluster_.loop().now() + delay, [this, alive, ev] {
+    if (alive.expired()) return;
+    // Stopped meanwhile (or started by a later event): nothing to mount any more.
+    if (!mountRetries_.count(retryKey(ev)) || running_.count(podKey(ev.ns, ev.pod) + "/" + ev.container)) return;
+    start(ev);
+  });
+}
+
 void PodBridge::stop(const ContainerEvent& ev) {
   const std::string pk = podKey(ev.ns, ev.pod);
+  mountRetries_.erase(retryKey(ev));
   auto it = running_.find(pk + "/" + ev.container);
   if (it == running_.end() || it->second.uid != ev.uid) return;
   pollRemove(pk, &it->second);

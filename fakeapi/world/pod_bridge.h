@@ -168,6 +168,10 @@ class PodBridge {
   void onContainer(const ContainerEvent& ev);
   void start(const ContainerEvent& ev);
   void stop(const ContainerEvent& ev);
+  // start() failed for a missing volume source: tried again after the kubelet's backoff,
+  // while the container is meant to run (mountRetries_ keeps the attempts, by retryKey).
+  void retryStart(const ContainerEvent& ev);
+  static std::string retryKey(const ContainerEvent& ev);
   Result<std::string> readFile(const Object& pod, const Object& container, const std::string& file);
   void runInitContainers(const Object& pod);
   bool ready(const Object& pod);
@@ -214,6 +218,7 @@ class PodBridge {
   std::map<std::string, Running> running_;  // by "ns/pod/container"
   std::map<std::string, ShutdownScript> scripts_;  // by the script's text
   std::map<std::string, Error> errors_;     // by "ns/pod"
+  std::map<std::string, int> mountRetries_;  // by retryKey: failed starts so far
   // What poll() keeps per pod, across polls (it runs every changePoll, and rebuilding this
   // from running_ each time was most of its cost).
   struct Polled {

@@ -146,13 +146,27 @@ TEST_F(ReadinessCacheTest, AKeptVerdictCountsTheProbesCommands) {
   EXPECT_EQ(world->bridge().readinessCheck().compared, 0u);
 }
 
-TEST_F(WorldTest, MissingConfigMapIsAStartError) {
+// A missing ConfigMap is a start error, and the mount is tried again (the kubelet's backoff,
+// at most 2m2s between two tries) until the ConfigMap is there: the process then starts.
+TEST_F(WorldTest, MissingConfigMapIsAStartErrorUntilItIsMade) {
   apply(kSmall, {{res::configmaps.plural, rediscluster::names::redis(name)}});  // only the redis ConfigMap
   ASSERT_TRUE(world->runUntil([&] { return world->bridge().startError(ns, redisPod(0)).has_value(); }, seconds(30)));
   EXPECT_TRUE(world->bridge().startError(ns, redisPod(0))->reason == Reason::NotFound);
   EXPECT_EQ(redisOf(redisPod(0)), nullptr);
   world->runFor(seconds(10));
   EXPECT_FALSE(podReady(redisPod(0)));
+  EXPECT_EQ(redisOf(redisPod(0)), nullptr);
+
+  const auto rc = kun::test::parseCluster(*world->store().get(res::redisclusters, ns, name));
+  for (const auto& d : rediscluster::desiredObjects(rc)) {
+    if (d.resource.plural == res::configmaps.plural && d.name() == rediscluster::names::redis(name)) {
+      ASSERT_TRUE(world->store().create(d.resource, d.object).ok());
+    }
+  }
+  const TimePoint made = world->loop().now();
+  ASSERT_TRUE(world->runUntil([&] { return redisOf(redisPod(0)) != nullptr; }, seconds(123)));
+  EXPECT_LE(world->loop().now() - made, seconds(122));
+  EXPECT_FALSE(world->bridge().startError(ns, redisPod(0)).has_value());
 }
 
 class PersistenceTest : public WorldTest {
