@@ -35,6 +35,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -119,6 +120,10 @@ struct HealContext {
   // Per sentinel pod uid, since when heal has seen its failover in progress (kept by the
   // caller from pass to pass; null: a failover in progress is always waited for).
   std::map<std::string, TimePoint>* failoverSeen = nullptr;
+  // Sentinel pod uids that missed a password change (not answering when it was made, a
+  // hung one say): given auth-pass once they answer, as nothing they report shows it
+  // (kept by the caller from pass to pass; null: not tracked).
+  std::set<std::string>* authPassOwed = nullptr;
 };
 
 struct HealReport {

@@ -29,9 +29,13 @@ Next healPasswords(HealRun& run) {
   }
   run.passwordChanged = true;
   for (const auto& s : run.view().sentinels) {
-    if (!s.reachable || !s.monitoring) continue;
-    (void)run.changeSentinel(s, {"SENTINEL", "SET", std::string(layout::kMasterName), "auth-pass", pw},
-                             "SENTINEL SET auth-pass ***");
+    const bool set = s.reachable && s.monitoring &&
+                     run.changeSentinel(s, {"SENTINEL", "SET", std::string(layout::kMasterName), "auth-pass", pw},
+                                        "SENTINEL SET auth-pass ***")
+                         .ok();
+    // One that did not get it keeps authenticating with the old password: to new or
+    // restarted nodes only, so nothing it reports says so until one of them restarts.
+    if (!set && run.ctx.authPassOwed && !s.pod.uid.empty()) run.ctx.authPassOwed->insert(s.pod.uid);
   }
   return Next::Continue;
 }

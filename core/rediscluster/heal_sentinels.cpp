@@ -118,10 +118,13 @@ Next healSentinels(HealRun& run) {
     } else {
       // A sentinel that sees the master down although it answers us may hold an old
       // auth-pass (a password change it missed): give it the current one.
-      const bool reauth = !run.passwordChanged && master && master->reachable && s.master.flags.down();
+      // And one that missed a password change while it did not answer.
+      const bool owed = run.ctx.authPassOwed && run.ctx.authPassOwed->count(s.pod.uid) > 0;
+      const bool reauth = owed || (!run.passwordChanged && master && master->reachable && s.master.flags.down());
       next = adjust(run, s, settings, reauth);
     }
     if (next == Next::Stop) return Next::Stop;
+    if (run.ctx.authPassOwed) run.ctx.authPassOwed->erase(s.pod.uid);  // monitor and adjust both set auth-pass
   }
   return Next::Continue;
 }

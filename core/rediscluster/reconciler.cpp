@@ -411,7 +411,7 @@ ReconcileResult Reconciler::reconcileValid(const Object& stored, ClusterState& s
   // have written since).
   HealContext ctx{seams_.redis, seams_.kube, rc, view, passwords,
                   statefulSetFacts(ns, name, memo).rollout.redisUpdateRevision, opts_.heal,
-                  &state.configChecks, seams_.loop.now(), &state.failoverSeen};
+                  &state.configChecks, seams_.loop.now(), &state.failoverSeen, &state.authPassOwed};
   const HealReport healed = steps_.heal(ctx);
   bump(stats_.healActions, healed.actions.size());
   for (const auto& a : healed.actions) {

@@ -32,6 +32,7 @@
 #include <functional>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 
@@ -151,6 +152,7 @@ class Reconciler {
     // invalid spec says nothing new (the status still says it).
     std::optional<std::pair<std::int64_t, std::string>> rejected;
     std::map<std::string, TimePoint> failoverSeen;  // HealContext::failoverSeen
+    std::set<std::string> authPassOwed;              // HealContext::authPassOwed
   };
   // By key. statesMu_ guards the map's structure only (find, insert, erase), never an
   // entry's contents: those belong to the key's reconcile.

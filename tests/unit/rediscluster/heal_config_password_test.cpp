@@ -125,6 +125,31 @@ TEST(HealPassword, AChangeKeepsReplicationAndNeverShowsThePassword) {
   }
 }
 
+// A sentinel hung while the password changed keeps the old auth-pass, and nothing it
+// reports shows it until a node restarts: heal remembers it and gives it the new one once
+// it answers again.
+TEST(HealPassword, ASentinelThatMissedTheChangeGetsItOnceItAnswers) {
+  HealWorld w;
+  ASSERT_TRUE(w.converge()) << w.why();
+  const rediscluster::PodInfo hung = w.sentinelPods.front();
+  auto* s = w.sim.sentinel({hung.ip, 26379});
+  ASSERT_NE(s, nullptr);
+  s->hang();
+  w.rc.spec.password = "first-Secret";
+  w.olderPasswords = {""};
+  (void)w.pass();
+  EXPECT_EQ(w.authPassOwed.count(hung.uid), 1u) << w.allActions();
+  EXPECT_EQ(w.allActions().find(hung.name + ": SENTINEL SET auth-pass ***"), std::string::npos);
+  s->resume();
+  w.loop.runFor(seconds(1));
+  w.olderPasswords.clear();
+  (void)w.pass();
+  EXPECT_NE(w.allActions().find(hung.name + ": SENTINEL SET auth-pass ***"), std::string::npos) << w.allActions();
+  EXPECT_EQ(w.authPassOwed.count(hung.uid), 0u);
+  (void)w.pass();  // given once
+  EXPECT_EQ(w.countActions(hung.name + ": SENTINEL SET auth-pass ***"), 1) << w.allActions();
+}
+
 TEST(HealPassword, AFirstPasswordIsSetOnAClusterWithout) {
   HealWorld w;
   ASSERT_TRUE(w.converge()) << w.why();

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -171,6 +172,7 @@ struct HealWorld {
     ctx.configChecks = configChecks;
     ctx.now = loop.now();
     ctx.failoverSeen = &failoverSeen;
+    ctx.authPassOwed = &authPassOwed;
     auto r = rediscluster::heal(ctx);
     reports.push_back(r);
     return r;
@@ -224,6 +226,7 @@ struct HealWorld {
   rediscluster::HealOptions options;
   rediscluster::ConfigChecks* configChecks = nullptr;  // as the reconciler keeps it; null: none
   std::map<std::string, TimePoint> failoverSeen;        // as the reconciler keeps it
+  std::set<std::string> authPassOwed;                   // likewise
   std::string password;  // what newly created processes boot with (auth.conf)
   std::vector<std::string> olderPasswords;
   std::string revision = "redis-cluster-test-r1";
