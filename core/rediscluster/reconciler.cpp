@@ -238,7 +238,12 @@ std::string Reconciler::noteInvalid(const Object& stored, ClusterState& state, c
   seams_.log.warn("invalid RedisCluster spec; not applied", {{"cluster", meta::key(stored)}, {"problems", text}});
   std::pair<std::int64_t, std::string> rejected{meta::generation(stored), text};
   if (state.rejected != rejected) {
-    event(stored, EventType::Warning, "InvalidSpec", text, secrets);
+    // Told already by an operator before a restart: the status says so.
+    const auto st = stored.find("status");
+    const auto status = st != stored.end() ? api::parseRedisClusterStatus(*st) : Result<api::RedisClusterStatus>(api::RedisClusterStatus{});
+    const auto* failed = status ? api::findCondition(*status, conditions::kFailed) : nullptr;
+    const bool told = failed && failed->status == "True" && failed->reason == "InvalidSpec" && failed->message == text;
+    if (!told) event(stored, EventType::Warning, "InvalidSpec", text, secrets);
     state.rejected = std::move(rejected);
   }
   return text;

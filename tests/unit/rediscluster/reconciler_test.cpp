@@ -128,6 +128,12 @@ TEST_F(ReconcilerTest, AnInvalidSpecIsFailedWithTheFieldAndAWarningAndNothingIsC
   run();
   EXPECT_EQ(eventsWith("InvalidSpec")[0]["count"], 1);
   EXPECT_EQ(rv(), at);
+  // Nor by an operator restarted meanwhile: the status says it was told.
+  makeReconciler();
+  run();
+  EXPECT_EQ(eventsWith("InvalidSpec").size(), 1u);
+  EXPECT_EQ(eventsWith("InvalidSpec")[0]["count"], 1);
+  EXPECT_EQ(rv(), at);
   // Another invalid spec is told again.
   auto got = store.get(res::redisclusters, "default", "test");
   Object worse = *got;
