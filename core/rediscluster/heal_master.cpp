@@ -128,18 +128,19 @@ Next noMaster(HealRun& run) {
   const std::int64_t patienceMs = 2 * run.opt().failoverTimeoutMs + run.opt().downAfterMs;
   // Sentinel promotes only a replica it knows, and it learns them from the master's INFO:
   // when the master died before the sentinels saw a live replica (say, both replicas were
-  // re-syncing after a reset), no failover will ever come. Nor when the master's pod is
-  // gone and every replica it knows has replica-priority 0: none finished its first sync
-  // with it. (While that pod still runs, the master may only be out of our reach, with
-  // Sentinel's failover under way or not needed: never promote a node without the data.)
-  const RedisNodeView* named = view.redisByIp(sm.ip);
-  const bool namedGone = named == nullptr || named->pod.terminating;
+  // re-syncing after a reset), no failover will ever come. Nor when every replica it knows
+  // has replica-priority 0 (none finished its first sync with that master) and the master
+  // is down for Sentinel too. While Sentinel still sees it up, it is only out of our reach:
+  // wait, never promote a node that may lack the data.
+  const bool upForSentinel = std::count_if(view.sentinels.begin(), view.sentinels.end(), [&](const auto& s) {
+                               return s.reachable && s.monitoring && s.master.ip == sm.ip && !s.master.flags.down();
+                             }) >= quorum;
   const bool sentinelKnowsAReplica = std::any_of(view.sentinels.begin(), view.sentinels.end(), [&](const auto& s) {
     if (!s.reachable || !s.monitoring || s.master.ip != sm.ip) return false;
     return std::any_of(s.replicas.begin(), s.replicas.end(), [&](const auto& r) {
       const RedisNodeView* n = view.redisByIp(r.ip);
       return n && candidate(run, *n) && n->isReplica() && !n->onPlaceholder() &&
-             (n->replicaPriority != 0 || !namedGone);
+             (n->replicaPriority != 0 || upForSentinel);
     });
   });
   if (sm.votes >= quorum && sentinelKnowsAReplica && masterGoneForMs(nodes) < patienceMs) {
