@@ -135,12 +135,19 @@ Next noMaster(HealRun& run) {
   const bool upForSentinel = std::count_if(view.sentinels.begin(), view.sentinels.end(), [&](const auto& s) {
                                return s.reachable && s.monitoring && s.master.ip == sm.ip && !s.master.flags.down();
                              }) >= quorum;
+  const RedisNodeView* named = view.redisByIp(sm.ip);
+  const bool podGone = named == nullptr || named->pod.terminating;  // then it is not up, whatever Sentinel has seen yet
+  if (sm.votes >= quorum && upForSentinel && !podGone) {
+    run.waiting("master " + sm.ip + " unreachable from here but up for Sentinel, waiting");
+    run.requeue(HealPhase::Recovering);
+    return Next::Stop;
+  }
   const bool sentinelKnowsAReplica = std::any_of(view.sentinels.begin(), view.sentinels.end(), [&](const auto& s) {
     if (!s.reachable || !s.monitoring || s.master.ip != sm.ip) return false;
     return std::any_of(s.replicas.begin(), s.replicas.end(), [&](const auto& r) {
       const RedisNodeView* n = view.redisByIp(r.ip);
       return n && candidate(run, *n) && n->isReplica() && !n->onPlaceholder() &&
-             (n->replicaPriority != 0 || upForSentinel);
+             (n->replicaPriority != 0 || (upForSentinel && !podGone));
     });
   });
   if (sm.votes >= quorum && sentinelKnowsAReplica && masterGoneForMs(nodes) < patienceMs) {
