@@ -37,14 +37,14 @@ Next deletePod(HealRun& run, const RedisNodeView& n, const std::string& why) {
   return Next::Stop;
 }
 
-// Whether enough sentinels to elect a leader each list at least `atLeast` replicas other
-// than `excluded` that they would promote: in sync, not down, priority not 0 as they last
-// read it. A re-created pod is learnt from the master's INFO, and its priority once in
-// sync, each within Sentinel's 10 s INFO period.
+// Whether enough sentinels to elect a leader (the quorum the operator sets is that
+// majority) each list at least `atLeast` replicas other than `excluded` that they would
+// promote: in sync, not down, priority not 0 as they last read it. A re-created pod is
+// learnt from the master's INFO, and its priority once in sync, each within Sentinel's
+// 10 s INFO period.
 bool sentinelsKnowPromotable(const HealRun& run, const RedisNodeView* excluded, std::size_t atLeast) {
   const auto& view = run.view();
-  const std::int32_t sentinels = run.rc().spec.sentinel.replicas;
-  const std::int32_t needed = std::max<std::int32_t>(sentinelQuorum(sentinels), sentinels / 2 + 1);
+  const std::int32_t needed = sentinelQuorum(run.rc().spec.sentinel.replicas);
   std::int32_t able = 0;
   for (const auto& s : view.sentinels) {
     if (!s.reachable || !s.monitoring || s.master.ip != run.masterIp) continue;

@@ -240,7 +240,8 @@ std::string Reconciler::noteInvalid(const Object& stored, ClusterState& state, c
   if (state.rejected != rejected) {
     // Told already by an operator before a restart: the status says so.
     const auto st = stored.find("status");
-    const auto status = st != stored.end() ? api::parseRedisClusterStatus(*st) : Result<api::RedisClusterStatus>(api::RedisClusterStatus{});
+    const auto status = st != stored.end() ? api::parseRedisClusterStatus(*st)
+                                           : Result<api::RedisClusterStatus>(api::RedisClusterStatus{});
     const auto* failed = status ? api::findCondition(*status, conditions::kFailed) : nullptr;
     const bool told = failed && failed->status == "True" && failed->reason == "InvalidSpec" && failed->message == text;
     if (!told) event(stored, EventType::Warning, "InvalidSpec", text, secrets);

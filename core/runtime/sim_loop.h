@@ -111,14 +111,11 @@ class SimLoop final : public EventLoop {
   void popFar();  // removes far_[0]
   void popDead();  // drops cancelled entries from the front, so the front is always live
   void compact();
-  // The next event is at now(): counts it towards the stall limit (throws past it).
-  void noteSameInstant() {
-    if (++sameInstant_ > stallLimit_) throw SimStalled(now_.time_since_epoch().count(), sameInstant_ - 1);
-  }
-  // Before running next(): counts the events at one instant.
+  // Before running next(): counts the events in a row at one instant, throwing past the
+  // stall limit.
   void countInstant() {
     if (timeOf(next()) != now_) sameInstant_ = 1;
-    else noteSameInstant();
+    else if (++sameInstant_ > stallLimit_) throw SimStalled(now_.time_since_epoch().count(), sameInstant_ - 1);
   }
 
   std::array<Entry, kNear + 1> near_{};

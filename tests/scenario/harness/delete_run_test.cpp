@@ -7,6 +7,7 @@
 #include "scenarios/invariants.h"
 #include "scenarios/scenario_parse.h"
 #include "scenarios/scenario_runner.h"
+#include "tests/scenario/harness/demo_scenario.h"
 
 namespace kun::scenario {
 namespace {
@@ -32,29 +33,14 @@ TEST(DeleteRun, LibraryScenarioHoldsNoOrphansWithAndWithoutKeepAfterDeletion) {
   EXPECT_EQ(r.writesLost, 0);  // read back from the kept volumes
 }
 
-Scenario deleting(const std::string& step) {
-  auto s = parseScenario(R"(name: delete
-manifests:
-  - apiVersion: redis.kun/v1beta1
-    kind: RedisCluster
-    metadata: {name: demo, namespace: default}
-    spec: {size: 3, sentinel: {replicas: 3}}
-steps:
-  - write: {keys: 5, prefix: k}
-  - )" + step + "\n",
-                         "inline.yaml");
-  EXPECT_TRUE(s.ok()) << s.error().message;
-  return s.ok() ? *s : Scenario{};
-}
-
 // Garbage collection that leaves the cluster's objects behind (here: the dependents
 // orphaned on purpose) is a liveness failure naming what remains.
 TEST(DeleteRun, ObjectsLeftBehindAreReported) {
-  const auto r = runScenario(deleting("delete: {propagation: orphan}"), quick()).report;
+  const auto r = runScenario(demoScenario("delete: {propagation: orphan}"), quick()).report;
   EXPECT_EQ(r.failure, FailureClass::Liveness) << r.failureDetail;
   EXPECT_EQ(orphans(r).state, InvariantOutcome::State::Violated);
   EXPECT_NE(orphans(r).detail.find("of the deleted cluster remains"), std::string::npos) << orphans(r).detail;
-  const auto clean = runScenario(deleting("delete: {}"), quick()).report;
+  const auto clean = runScenario(demoScenario("delete: {}"), quick()).report;
   EXPECT_TRUE(clean.passed()) << clean.failureDetail;
   EXPECT_EQ(orphans(clean).state, InvariantOutcome::State::Held);
   EXPECT_EQ(clean.writesLost, 0);  // forgotten with the cluster, not lost
@@ -62,10 +48,10 @@ TEST(DeleteRun, ObjectsLeftBehindAreReported) {
 
 // Any object by kind and name; the operator makes it again and nothing is orphaned.
 TEST(DeleteRun, DeletingAnOwnedObjectIsHealedAndNotAnOrphanCheck) {
-  const auto r = runScenario(deleting("delete: {kind: ConfigMap, name: redis-cluster-demo}"), quick()).report;
+  const auto r = runScenario(demoScenario("delete: {kind: ConfigMap, name: redis-cluster-demo}"), quick()).report;
   EXPECT_TRUE(r.passed()) << r.failureDetail;
   EXPECT_EQ(orphans(r).state, InvariantOutcome::State::NotChecked);
-  const auto missing = runScenario(deleting("delete: {kind: Service, name: no-such-service}"), quick()).report;
+  const auto missing = runScenario(demoScenario("delete: {kind: Service, name: no-such-service}"), quick()).report;
   EXPECT_EQ(missing.failure, FailureClass::BadInput) << missing.failureDetail;
   EXPECT_NE(missing.failureDetail.find("inline.yaml:9"), std::string::npos) << missing.failureDetail;
 }

@@ -10,13 +10,20 @@
 namespace kun::scenario {
 namespace {
 
-TEST(SpecMatches, AMissingServiceIsReportedUntilTheOperatorMakesItAgain) {
-  ScenarioWorld w(ScenarioWorldOptions{});
-  ASSERT_TRUE(w.apply(Object::parse(R"({"apiVersion": "redis.kun/v1beta1", "kind": "RedisCluster",
-      "metadata": {"name": "demo", "namespace": "default"},
-      "spec": {"size": 3, "sentinel": {"replicas": 3}}})"))
-                  .ok());
-  w.loop().runFor(seconds(60));
+// A cluster of 3 redis and 3 sentinels, made and left to become healthy.
+class SpecMatches : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(w.apply(Object::parse(R"({"apiVersion": "redis.kun/v1beta1", "kind": "RedisCluster",
+        "metadata": {"name": "demo", "namespace": "default"},
+        "spec": {"size": 3, "sentinel": {"replicas": 3}}})"))
+                    .ok());
+    w.loop().runFor(seconds(60));
+  }
+  ScenarioWorld w{ScenarioWorldOptions{}};
+};
+
+TEST_F(SpecMatches, AMissingServiceIsReportedUntilTheOperatorMakesItAgain) {
   auto rc = w.cluster("default", "demo");
   ASSERT_TRUE(rc);
   EXPECT_EQ(checkSpecMatches(w, *rc), std::nullopt);
@@ -32,13 +39,7 @@ TEST(SpecMatches, AMissingServiceIsReportedUntilTheOperatorMakesItAgain) {
 
 // A resources change: the StatefulSet must carry it, and every pod must have been rolled
 // onto the new template, before the spec is met.
-TEST(SpecMatches, AResourcesChangeIsMetOnceEveryPodRunsTheNewTemplate) {
-  ScenarioWorld w(ScenarioWorldOptions{});
-  ASSERT_TRUE(w.apply(Object::parse(R"({"apiVersion": "redis.kun/v1beta1", "kind": "RedisCluster",
-      "metadata": {"name": "demo", "namespace": "default"},
-      "spec": {"size": 3, "sentinel": {"replicas": 3}}})"))
-                  .ok());
-  w.loop().runFor(seconds(60));
+TEST_F(SpecMatches, AResourcesChangeIsMetOnceEveryPodRunsTheNewTemplate) {
   ASSERT_TRUE(w.patchCluster("default", "demo",
                              Object::parse(R"({"spec": {"resources": {"requests": {"cpu": "800m"}}}})"))
                   .ok());
