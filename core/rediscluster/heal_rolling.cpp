@@ -39,22 +39,10 @@ Next deletePod(HealRun& run, const RedisNodeView& n, const std::string& why) {
 
 // Whether enough sentinels to elect a leader (the quorum the operator sets is that
 // majority) each list at least `atLeast` replicas other than `excluded` that they would
-// promote: in sync, not down, priority not 0 as they last read it. A re-created pod is
-// learnt from the master's INFO, and its priority once in sync, each within Sentinel's
-// 10 s INFO period.
+// promote. A re-created pod is learnt from the master's INFO, and its priority once in
+// sync, each within Sentinel's 10 s INFO period.
 bool sentinelsKnowPromotable(const HealRun& run, const RedisNodeView* excluded, std::size_t atLeast) {
-  const auto& view = run.view();
-  const std::int32_t needed = sentinelQuorum(run.rc().spec.sentinel.replicas);
-  std::int32_t able = 0;
-  for (const auto& s : view.sentinels) {
-    if (!s.reachable || !s.monitoring || s.master.ip != run.masterIp) continue;
-    const auto known = std::count_if(s.replicas.begin(), s.replicas.end(), [&](const auto& r) {
-      const RedisNodeView* n = view.redisByIp(r.ip);
-      return n && n != excluded && n->inSync() && r.slavePriority != 0 && !r.flags.down() && !r.flags.disconnected;
-    });
-    if (static_cast<std::size_t>(known) >= atLeast) ++able;
-  }
-  return able >= needed;
+  return sentinelsAbleToFailOver(run, excluded, atLeast) >= sentinelQuorum(run.rc().spec.sentinel.replicas);
 }
 
 // The replicas other than `excluded`, wherever they are.

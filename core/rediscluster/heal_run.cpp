@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/redis/reply_error.h"
+#include "core/rediscluster/config_files.h"
 #include "core/rediscluster/layout.h"
 
 namespace kun::rediscluster::healstep {
@@ -99,6 +100,25 @@ const SentinelNodeView* sentinelMonitoring(const ClusterView& v, const std::stri
   for (const auto& s : v.sentinels)
     if (s.reachable && s.monitoring && !s.pod.terminating && s.master.ip == masterIp) return &s;
   return nullptr;
+}
+
+std::int32_t sentinelsAbleToFailOver(const HealRun& run, const RedisNodeView* excluded, std::size_t atLeast,
+                                     const SentinelNodeView* skip) {
+  const auto& view = run.view();
+  const PodIps sentinelIps = podIps(view.sentinels);
+  const auto peersNeeded = static_cast<std::ptrdiff_t>(sentinelQuorum(run.rc().spec.sentinel.replicas) - 1);
+  std::int32_t able = 0;
+  for (const auto& s : view.sentinels) {
+    if (&s == skip || !s.reachable || !s.monitoring || s.master.ip != run.masterIp) continue;
+    if (std::find(run.forgotten.begin(), run.forgotten.end(), &s) != run.forgotten.end()) continue;
+    const auto peers = std::count_if(s.peers.begin(), s.peers.end(), [&](const auto& p) { return hasIp(sentinelIps, p.ip); });
+    const auto known = std::count_if(s.replicas.begin(), s.replicas.end(), [&](const auto& r) {
+      const RedisNodeView* n = view.redisByIp(r.ip);
+      return n && n != excluded && n->inSync() && r.slavePriority != 0 && !r.flags.down() && !r.flags.disconnected;
+    });
+    if (peers >= peersNeeded && static_cast<std::size_t>(known) >= atLeast) ++able;
+  }
+  return able;
 }
 
 }  // namespace kun::rediscluster::healstep

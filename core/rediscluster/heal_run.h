@@ -23,6 +23,8 @@ class HealRun {
   std::string masterIp;
   bool masterMadeNow = false;    // promoted (or kept out of several) in this pass
   bool passwordChanged = false;  // some node was moved to the current password
+  // Sentinels this pass sent SENTINEL RESET: what the view says they know is gone.
+  std::vector<const SentinelNodeView*> forgotten;
 
   const api::RedisCluster& rc() const { return ctx.cluster; }
   const ClusterView& view() const { return ctx.view; }
@@ -73,5 +75,11 @@ bool isCurrentRedisIp(const ClusterView& v, const std::string& ip);
 bool staysAfterScale(const api::RedisCluster& rc, const RedisNodeView& n);
 // The first reachable sentinel that monitors masterIp, or nullptr.
 const SentinelNodeView* sentinelMonitoring(const ClusterView& v, const std::string& masterIp);
+// How many sentinels could lead a failover of run.masterIp now: each monitors it, was not
+// reset in this pass, knows enough other sentinels (pods of the cluster) to reach the
+// quorum, and lists at least `atLeast` replicas other than `excluded` that it would
+// promote (in sync, not down, priority not 0 as it last read it). `skip` is left out.
+std::int32_t sentinelsAbleToFailOver(const HealRun& run, const RedisNodeView* excluded, std::size_t atLeast,
+                                     const SentinelNodeView* skip = nullptr);
 
 }  // namespace kun::rediscluster::healstep

@@ -6,7 +6,9 @@
 // from hello messages), but a sentinel in the middle of that knows too few peers to vote
 // and too few replicas to fail over. So: only a sentinel with an entry for an address
 // that is no pod of this cluster is reset; one at a time; and while any sentinel is still
-// rediscovering (knows fewer replicas or peers than there are) nothing else is reset.
+// rediscovering (knows fewer replicas or peers than there are) nothing else is reset; and
+// never one whose forgetting would leave too few sentinels able to fail over.
+#include "core/rediscluster/config_files.h"
 #include "core/rediscluster/heal_run.h"
 
 namespace kun::rediscluster::healstep {
@@ -66,15 +68,29 @@ Next healSentinelReset(HealRun& run) {
         run.requeue(HealPhase::Recovering);
         return Next::Continue;
       }
-  const std::string name(layout::kMasterName);
+  // A reset must not take the failover away: a sentinel that could lead one is reset only
+  // while enough others could too; one that could not anyway goes first.
+  const std::int32_t needed = sentinelQuorum(run.rc().spec.sentinel.replicas);
+  const std::int32_t able = sentinelsAbleToFailOver(run, nullptr, 1);
+  std::vector<const SentinelNodeView*> stale, held;
   for (const auto* s : ours) {
-    const std::string stale = staleEntry(*s, e);
-    if (stale.empty()) continue;
+    if (staleEntry(*s, e).empty()) continue;
+    const bool leads = sentinelsAbleToFailOver(run, nullptr, 1, s) < able;
+    if (leads && able - 1 < needed && !run.opt().resetAllSentinelsForTest) held.push_back(s);
+    else stale.insert(leads ? stale.end() : stale.begin(), s);
+  }
+  const std::string name(layout::kMasterName);
+  for (const auto* s : stale) {
     run.phase(HealPhase::Recovering);
-    if (!run.changeSentinel(*s, {"SENTINEL", "RESET", name}, "SENTINEL RESET (stale " + stale + ")").ok())
+    if (!run.changeSentinel(*s, {"SENTINEL", "RESET", name}, "SENTINEL RESET (stale " + staleEntry(*s, e) + ")").ok())
       return Next::Stop;
+    run.forgotten.push_back(s);
     run.requeue(HealPhase::Recovering);
     if (!run.opt().resetAllSentinelsForTest) return Next::Continue;
+  }
+  if (!held.empty()) {
+    run.waiting(held.front()->pod.name + ": stale entries kept: too few other sentinels could fail over without it");
+    run.requeue(HealPhase::Recovering);
   }
   return Next::Continue;
 }

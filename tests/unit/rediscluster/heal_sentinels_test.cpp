@@ -105,6 +105,29 @@ TEST(HealSentinelReset, StaleEntriesAreResetOneSentinelAtATime) {
   EXPECT_GE(c.w.countActions("rediscovering"), 1);
 }
 
+// Two of three sentinels answer, both able to lead a failover and both with the stale
+// entry: resetting either would leave one, short of the quorum. The entries stay until
+// the third answers again.
+TEST(HealSentinelReset, NoResetLeavesTooFewSentinelsAbleToFailOver) {
+  HealWorld w;
+  ASSERT_TRUE(w.converge()) << w.why();
+  w.loop.runFor(seconds(11));  // every sentinel has read the replicas' priorities (INFO every 10 s)
+  const std::string master = w.health().masterIP;
+  auto* hung = w.sim.sentinels().front();
+  hung->hang();
+  for (const auto& p : w.redisPods)
+    if (p.ip != master) {
+      w.recreateRedisPod(p.name);
+      break;
+    }
+  for (int i = 0; i < 15; ++i) w.loop.runFor(w.pass().requeueAfter.value_or(seconds(1)));
+  EXPECT_EQ(w.countActions("SENTINEL RESET"), 0) << w.allActions();
+  EXPECT_GE(w.countActions("too few other sentinels could fail over without it"), 1) << w.allActions();
+  hung->resume();
+  ASSERT_TRUE(w.converge(120)) << w.why() << w.allActions();
+  EXPECT_EQ(w.countActions("SENTINEL RESET"), 3) << w.allActions();
+}
+
 TEST(HealSentinelReset, ResetAllSentinelsForTestResetsThemTogether) {
   rediscluster::HealOptions o;
   o.resetAllSentinelsForTest = true;
