@@ -41,6 +41,7 @@ std::optional<std::string> tooFewAble(const api::RedisCluster& rc, const rediscl
   for (const auto& s : view.sentinels) {
     std::string why;
     if (!s.reachable || !s.monitoring || s.master.ip != master) why = "does not monitor the master";
+    else if (s.tilt) why = "is in TILT mode";
     else if (std::none_of(s.replicas.begin(), s.replicas.end(), [&](const auto& r) {
                // A node with replica-priority 0 (booted so, until in sync) is never promoted.
                const auto* n = view.redisByIp(r.ip);

@@ -1,9 +1,10 @@
 #pragma once
 // failover-ready: Sentinel must stay able to fail over unless a fault takes that away.
 //
-// A sentinel can take part in a failover when it monitors the master, lists one of its
-// replicas (a pod of the cluster) to promote, and knows enough other sentinels to reach
-// the quorum and win the leader election. An operator that makes too many sentinels
+// A sentinel can take part in a failover when it monitors the master, is not in TILT
+// mode (it starts none there), lists one of its replicas (a pod of the cluster) to
+// promote, and knows enough other sentinels to reach the quorum and win the leader
+// election. An operator that makes too many sentinels
 // forget at once (SENTINEL RESET or REMOVE/MONITOR on all of them) leaves the cluster
 // with no failover until they rediscover, up to Sentinel's 10 s INFO period — a master
 // lost then stays lost. So at every sample at least max(quorum, majority) sentinels must

@@ -319,4 +319,13 @@ Result<ServerInfo> parseServerInfo(const InfoSections& info) {
   return s;
 }
 
+std::optional<std::string_view> infoValue(std::string_view text, std::string_view key) {
+  while (!text.empty()) {
+    const std::string_view line = nextLine(text);
+    if (line.size() > key.size() && line[key.size()] == ':' && line.starts_with(key))
+      return trim(line.substr(key.size() + 1));
+  }
+  return std::nullopt;
+}
+
 }  // namespace kun

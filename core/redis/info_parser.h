@@ -25,6 +25,9 @@ struct InfoSections {
 
 // Accepts "\r\n" or "\n" line ends; ignores blank lines and lines without ':'.
 InfoSections parseInfo(std::string_view text);
+// The value of `key` in an INFO text, whatever its section; nullopt when absent. For a
+// caller that wants one field, not the whole parse.
+std::optional<std::string_view> infoValue(std::string_view text, std::string_view key);
 
 // One `slaveN:ip=...,port=...,state=...,offset=...,lag=...` line of a master's INFO.
 struct InfoReplicaEntry {

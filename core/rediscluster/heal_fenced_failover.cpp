@@ -25,10 +25,24 @@ bool stepMovesMaster(const HealRun& run, const RedisNodeView& n) {
   return rollMovesMaster(run, n) || scaleMovesMaster(run, n);
 }
 
+const SentinelNodeView* sentinelToAsk(const HealRun& run, const RedisNodeView& master, const MasterMove& move) {
+  const auto& view = run.view();
+  for (const auto& s : view.sentinels) {
+    if (!s.reachable || !s.monitoring || s.tilt || s.pod.terminating || s.master.ip != master.pod.ip || run.forgot(s))
+      continue;
+    const bool knowsOne = std::any_of(s.replicas.begin(), s.replicas.end(), [&](const auto& r) {
+      const RedisNodeView* n = view.redisByIp(r.ip);
+      return n && n != &master && move.candidate(run, *n) && promotable(*n, r);
+    });
+    if (knowsOne) return &s;
+  }
+  return nullptr;
+}
+
 Next moveMasterFenced(HealRun& run, const RedisNodeView& master, const MasterMove& move) {
   const auto& view = run.view();
-  const SentinelNodeView* s = sentinelMonitoring(view, master.pod.ip);
-  if (!s) return wait(run, move, "a sentinel that monitors the master");
+  const SentinelNodeView* s = sentinelToAsk(run, master, move);
+  if (!s) return wait(run, move, "a sentinel that monitors the master and knows a replica to promote");
   const auto linked = [&](const RedisNodeView& n) {
     return &n != &master && n.inSync() && n.replication.masterHost == master.pod.ip && move.candidate(run, n);
   };

@@ -25,8 +25,14 @@ struct MasterMove {
   bool (*candidate)(const HealRun& run, const RedisNodeView& n);
 };
 
-// One pass of the move of `master` (the pass's master): wait for a sentinel that monitors
-// it and a linked candidate, fence, wait for a candidate with the fenced master's offset,
+// The sentinel moveMasterFenced asks: the first that monitors `master`, is not in TILT,
+// was not reset in this pass and lists a replica `move` may go to that it would promote
+// (in sync, up, priority not 0 as it last read it); nullptr while there is none (one
+// without such a replica answers SENTINEL FAILOVER with NOGOODSLAVE).
+const SentinelNodeView* sentinelToAsk(const HealRun& run, const RedisNodeView& master, const MasterMove& move);
+
+// One pass of the move of `master` (the pass's master): wait for sentinelToAsk and a
+// linked candidate, fence, wait for a candidate with the fenced master's offset,
 // then SENTINEL FAILOVER. Always Next::Stop: the pass ends with a requeue or a failure.
 Next moveMasterFenced(HealRun& run, const RedisNodeView& master, const MasterMove& move);
 

@@ -5,7 +5,8 @@
 // reconfigure the replicas, a failover-timeout each, twice over, plus down-after): a
 // failover whose promoted replica is gone never ends in sentinel.c (it waits for that
 // replica to come back), and that sentinel alone would hold the cluster unhealed for ever.
-// Past the bound heal goes on; giving the sentinel the master again ends its failover.
+// Past the bound heal goes on; giving the sentinel the master again (REMOVE + MONITOR,
+// heal_sentinels) ends its failover, even where it still names the master heal keeps.
 #include <fmt/format.h>
 
 #include "core/rediscluster/heal_run.h"
@@ -27,6 +28,7 @@ Next healGuard(HealRun& run) {
       if (run.ctx.now - since > bound) {
         run.waiting(fmt::format("{}: Sentinel failover stuck in {} for more than {} s; healing without it",
                                 s.pod.name, s.master.failoverState, toMillis(bound) / 1000));
+        run.stuck.push_back(&s);
         continue;
       }
     }

@@ -7,7 +7,8 @@
 //   the replicas lost their master (their own INFO says since when). After that, or when
 //   no quorum of sentinels monitors anything, or when they know no live replica to promote,
 //   promote the replica with the highest offset — never the oldest pod (an empty,
-//   just-recreated pod can be the oldest-named), never a pod that is going away.
+//   just-recreated pod can be the oldest-named), never a pod that is going away, and not
+//   one without data while the pod of the master the sentinels name still runs.
 // - Several: keep the one the sentinels name (clients follow them), else the one with the
 //   most data; the others become its replicas (their diverged writes are lost, as they
 //   would be after a Sentinel failover).
@@ -162,7 +163,16 @@ Next noMaster(HealRun& run) {
     run.requeue(HealPhase::Recovering);
     return Next::Stop;
   }
-  return promote(run, *choose(run, replicas), HealPhase::Recovering, "no master");
+  const RedisNodeView* best = choose(run, replicas);
+  // The best has not a byte yet (no sync finished since it started): promoting it would
+  // make every node resync to nothing. While the master's pod still runs (out of reach, or
+  // hung: the kubelet's liveness probe restarts a hung process) its data may come back.
+  if (best->offset() <= 0 && !podGone && named->pod.running && !run.opt().promoteOldestForTest) {
+    run.waiting("master " + sm.ip + " out of reach and no replica holds data yet; its pod runs, waiting");
+    run.requeue(HealPhase::Recovering);
+    return Next::Stop;
+  }
+  return promote(run, *best, HealPhase::Recovering, "no master");
 }
 
 Next severalMasters(HealRun& run, const std::vector<const RedisNodeView*>& masters) {

@@ -96,10 +96,8 @@ bool staysAfterScale(const api::RedisCluster& rc, const RedisNodeView& n) {
   return n.pod.ordinal >= 0 && n.pod.ordinal < rc.spec.size;
 }
 
-const SentinelNodeView* sentinelMonitoring(const ClusterView& v, const std::string& masterIp) {
-  for (const auto& s : v.sentinels)
-    if (s.reachable && s.monitoring && !s.pod.terminating && s.master.ip == masterIp) return &s;
-  return nullptr;
+bool promotable(const RedisNodeView& n, const SentinelReplicaInfo& r) {
+  return n.inSync() && r.slavePriority != 0 && !r.flags.down() && !r.flags.disconnected;
 }
 
 std::int32_t sentinelsAbleToFailOver(const HealRun& run, const RedisNodeView* excluded, std::size_t atLeast,
@@ -109,12 +107,12 @@ std::int32_t sentinelsAbleToFailOver(const HealRun& run, const RedisNodeView* ex
   const auto peersNeeded = static_cast<std::ptrdiff_t>(sentinelQuorum(run.rc().spec.sentinel.replicas) - 1);
   std::int32_t able = 0;
   for (const auto& s : view.sentinels) {
-    if (&s == skip || !s.reachable || !s.monitoring || s.master.ip != run.masterIp) continue;
-    if (std::find(run.forgotten.begin(), run.forgotten.end(), &s) != run.forgotten.end()) continue;
+    if (&s == skip || !s.reachable || !s.monitoring || s.tilt || s.master.ip != run.masterIp) continue;
+    if (run.forgot(s)) continue;
     const auto peers = std::count_if(s.peers.begin(), s.peers.end(), [&](const auto& p) { return hasIp(sentinelIps, p.ip); });
     const auto known = std::count_if(s.replicas.begin(), s.replicas.end(), [&](const auto& r) {
       const RedisNodeView* n = view.redisByIp(r.ip);
-      return n && n != excluded && n->inSync() && r.slavePriority != 0 && !r.flags.down() && !r.flags.disconnected;
+      return n && n != excluded && promotable(*n, r);
     });
     if (peers >= peersNeeded && static_cast<std::size_t>(known) >= atLeast) ++able;
   }

@@ -2,6 +2,7 @@
 // Internal to heal: the state of one heal pass shared by its steps (heal_*.cpp), and the
 // way they send commands, so every command is counted, every action recorded without
 // secrets, and the first failure kept.
+#include <algorithm>
 #include <map>
 #include <string>
 #include <vector>
@@ -25,6 +26,12 @@ class HealRun {
   bool passwordChanged = false;  // some node was moved to the current password
   // Sentinels this pass sent SENTINEL RESET: what the view says they know is gone.
   std::vector<const SentinelNodeView*> forgotten;
+  // Sentinels whose failover ran past healGuard's bound: it never ends by itself, and as
+  // its leader it keeps announcing the replica it promoted (gone) as the master.
+  std::vector<const SentinelNodeView*> stuck;
+  bool forgot(const SentinelNodeView& s) const {
+    return std::find(forgotten.begin(), forgotten.end(), &s) != forgotten.end();
+  }
 
   const api::RedisCluster& rc() const { return ctx.cluster; }
   const ClusterView& view() const { return ctx.view; }
@@ -73,10 +80,11 @@ Next healRolling(HealRun& run);         // heal_rolling.cpp
 bool isCurrentRedisIp(const ClusterView& v, const std::string& ip);
 // Whether the pod keeps its place after a scale-down to spec.size.
 bool staysAfterScale(const api::RedisCluster& rc, const RedisNodeView& n);
-// The first reachable sentinel that monitors masterIp, or nullptr.
-const SentinelNodeView* sentinelMonitoring(const ClusterView& v, const std::string& masterIp);
-// How many sentinels could lead a failover of run.masterIp now: each monitors it, was not
-// reset in this pass, knows enough other sentinels (pods of the cluster) to reach the
+// Whether a sentinel would promote the replica it lists as r, n being the node at r's
+// address: in sync, up, priority not 0 as the sentinel last read it.
+bool promotable(const RedisNodeView& n, const SentinelReplicaInfo& r);
+// How many sentinels could lead a failover of run.masterIp now: each monitors it, is not
+// in TILT, was not reset in this pass, knows enough other sentinels (pods of the cluster) to reach the
 // quorum, and lists at least `atLeast` replicas other than `excluded` that it would
 // promote (in sync, not down, priority not 0 as it last read it). `skip` is left out.
 std::int32_t sentinelsAbleToFailOver(const HealRun& run, const RedisNodeView* excluded, std::size_t atLeast,

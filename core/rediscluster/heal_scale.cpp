@@ -34,9 +34,9 @@ Next healScaleDown(HealRun& run) {
   }
   // Sentinel picks from the INFO it cached (refreshed every 10 s): only once it has seen
   // priority 0 on every replica that goes can it not pick one of them. Checked before the
-  // fence, so writes are not refused meanwhile; moveMasterFenced asks this same sentinel
-  // (the first that monitors the master).
-  if (const SentinelNodeView* s = sentinelMonitoring(view, run.masterIp)) {
+  // fence, so writes are not refused meanwhile, on the sentinel moveMasterFenced asks.
+  const MasterMove move{HealPhase::Scaling, "scale-down", "goes with the scale-down", stays};
+  if (const SentinelNodeView* s = sentinelToAsk(run, *master, move)) {
     for (const auto& r : s->replicas) {
       const RedisNodeView* n = view.redisByIp(r.ip);
       if (n && !stays(run, *n) && r.slavePriority != 0) {
@@ -46,7 +46,7 @@ Next healScaleDown(HealRun& run) {
       }
     }
   }
-  return moveMasterFenced(run, *master, {HealPhase::Scaling, "scale-down", "goes with the scale-down", stays});
+  return moveMasterFenced(run, *master, move);
 }
 
 }  // namespace kun::rediscluster::healstep

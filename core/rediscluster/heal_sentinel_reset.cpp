@@ -8,6 +8,8 @@
 // that is no pod of this cluster is reset; one at a time; and while any sentinel is still
 // rediscovering (knows fewer replicas or peers than there are) nothing else is reset; and
 // never one whose forgetting would leave too few sentinels able to fail over.
+#include <algorithm>
+
 #include "core/rediscluster/config_files.h"
 #include "core/rediscluster/heal_run.h"
 
@@ -68,16 +70,20 @@ Next healSentinelReset(HealRun& run) {
         run.requeue(HealPhase::Recovering);
         return Next::Continue;
       }
-  // A reset must not take the failover away: a sentinel that could lead one is reset only
-  // while enough others could too; one that could not anyway goes first.
+  // A reset must not take the failover away: a sentinel is reset only while enough others
+  // could lead one without it, or when it lists no replica that is a pod (it loses nothing
+  // but stale entries); those go first. A replica it lists that cannot be promoted yet (in
+  // its first sync) may be the one a failover needs a moment later.
   const std::int32_t needed = sentinelQuorum(run.rc().spec.sentinel.replicas);
-  const std::int32_t able = sentinelsAbleToFailOver(run, nullptr, 1);
   std::vector<const SentinelNodeView*> stale, held;
   for (const auto* s : ours) {
     if (staleEntry(*s, e).empty()) continue;
-    const bool leads = sentinelsAbleToFailOver(run, nullptr, 1, s) < able;
-    if (leads && able - 1 < needed && !run.opt().resetAllSentinelsForTest) held.push_back(s);
-    else stale.insert(leads ? stale.end() : stale.begin(), s);
+    const bool knowsAReplica = std::any_of(s->replicas.begin(), s->replicas.end(), [&](const auto& r) {
+      return r.ip != run.masterIp && hasIp(e.redisIps, r.ip);
+    });
+    if (!knowsAReplica) stale.insert(stale.begin(), s);
+    else if (sentinelsAbleToFailOver(run, nullptr, 1, s) >= needed || run.opt().resetAllSentinelsForTest) stale.push_back(s);
+    else held.push_back(s);
   }
   const std::string name(layout::kMasterName);
   for (const auto* s : stale) {

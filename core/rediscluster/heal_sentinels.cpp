@@ -1,10 +1,12 @@
 // Every sentinel monitors the master under layout::kMasterName, with the cluster's
 // settings. A sentinel that monitors nothing (new pod, fresh sentinel.conf on the
-// placeholder) or another address (a dead or reused pod IP) gets REMOVE + MONITOR, then
+// placeholder), another address (a dead or reused pod IP) or a failover stuck past
+// healGuard's bound gets REMOVE + MONITOR, then
 // SENTINEL SET of everything MONITOR resets to Sentinel's defaults: down-after,
 // failover-timeout, parallel-syncs, auth-pass and spec.sentinel.customConfig. A sentinel
 // that monitors the right address gets SET only for the settings SENTINEL MASTER shows
 // and that differ, so a healthy cluster costs nothing.
+#include <algorithm>
 #include <iterator>
 #include <map>
 #include <sstream>
@@ -112,7 +114,8 @@ Next healSentinels(HealRun& run) {
   for (const auto& s : run.view().sentinels) {
     if (!s.reachable || s.pod.terminating) continue;
     Next next;
-    if (!s.monitoring || s.master.ip != run.masterIp || s.master.port != layout::kRedisPort) {
+    const bool stuck = std::find(run.stuck.begin(), run.stuck.end(), &s) != run.stuck.end();
+    if (!s.monitoring || s.master.ip != run.masterIp || s.master.port != layout::kRedisPort || stuck) {
       run.phase(HealPhase::Recovering);
       next = monitor(run, s, settings);
     } else {

@@ -83,6 +83,7 @@ void checkSentinel(const SentinelNodeView& s, const std::string& masterIp, std::
   if (m.ip != masterIp || m.port != layout::kRedisPort)
     why.push_back(reason(who, ": monitors ", m.ip, ":", m.port, ", master is ", masterIp));
   if (s.failoverInProgress()) why.push_back(who + ": failover in progress");
+  if (s.tilt) why.push_back(who + ": in TILT mode (starts no failover until it leaves)");
   if (m.flags.down()) why.push_back(who + ": sees the master down");
   if (m.numSlaves != replicas) why.push_back(reason(who, ": knows ", m.numSlaves, " replicas, want ", replicas));
   if (m.numOtherSentinels != sentinels - 1)

@@ -181,6 +181,7 @@ void readSentinel(RedisAdmin& admin, const PodInfo& pod, SentinelNodeView& v) {
   static const std::vector<std::string> kMaster{"SENTINEL", "MASTER", name};
   static const std::vector<std::string> kReplicas{"SENTINEL", "REPLICAS", name};
   static const std::vector<std::string> kSentinels{"SENTINEL", "SENTINELS", name};
+  static const std::vector<std::string> kInfo{"INFO", "sentinel"};
   SentinelReader<SentinelMasterInfo> masterReader;
   auto master = admin.sentinelInstances(ep, kMaster, masterReader);
   if (!master.ok()) {
@@ -211,6 +212,8 @@ void readSentinel(RedisAdmin& admin, const PodInfo& pod, SentinelNodeView& v) {
   v.monitoring = true;
   if (auto list = instances(admin, ep, kReplicas, parseSentinelReplicas); list.ok()) v.replicas = std::move(*list);
   if (auto list = instances(admin, ep, kSentinels, parseSentinelSentinels); list.ok()) v.peers = std::move(*list);
+  if (auto info = admin.command(ep, kInfo); info.ok() && !info->isError())
+    v.tilt = infoValue(info->str, "sentinel_tilt") == std::optional<std::string_view>("1");
 }
 
 }  // namespace

@@ -76,6 +76,9 @@ struct SentinelNodeView {
   SentinelMasterInfo master;  // valid when monitoring
   std::vector<SentinelReplicaInfo> replicas;
   std::vector<SentinelPeerInfo> peers;  // other sentinels it knows
+  // In TILT mode (INFO sentinel; SENTINEL MASTER does not show it): for 30 s after its
+  // clock or its scheduling jumped (a hang, a paused VM) it starts no failover.
+  bool tilt = false;
 
   bool failoverInProgress() const;
   // Monitoring the boot placeholder 127.0.0.1 (sentinel.conf as generated).

@@ -174,5 +174,19 @@ TEST(InfoParser, BadNumbersAreInvalidAndNameTheKey) {
   EXPECT_EQ(noRole.error().field, "role");
 }
 
+// One field read without the whole parse: the same value parseInfo finds, whatever the
+// section; a key that is only a prefix of another is not matched.
+TEST(InfoParser, InfoValueFindsOneKeyAnywhere) {
+  const std::string text =
+      "# Sentinel\r\nsentinel_masters:1\r\nsentinel_tilt:1\r\nsentinel_tilt_since_seconds:4\r\n"
+      "sentinel_running_scripts:0\r\n";
+  EXPECT_EQ(infoValue(text, "sentinel_tilt"), std::optional<std::string_view>("1"));
+  EXPECT_EQ(infoValue(text, "sentinel_tilt_since_seconds"), std::optional<std::string_view>("4"));
+  EXPECT_EQ(*infoValue(text, "sentinel_tilt"), *parseInfo(text).find("sentinel", "sentinel_tilt"));
+  EXPECT_EQ(infoValue(text, "sentinel_ti"), std::nullopt);
+  EXPECT_EQ(infoValue(text, "role"), std::nullopt);
+  EXPECT_EQ(infoValue("", "role"), std::nullopt);
+}
+
 }  // namespace
 }  // namespace kun

@@ -179,6 +179,82 @@ TEST(HealMaster, TakesOverAFailoverStuckWithoutItsPromotedReplica) {
   EXPECT_GT(w.countActions("Sentinel failover stuck"), 0) << w.allActions();
 }
 
+// A failover asked for: its leader promotes a replica whose pod then goes, mid
+// reconf_slaves (with another sentinel's), while the old master lives on. Heal keeps that master; the leader, stuck
+// for ever and still naming it, is re-pointed too: otherwise its hellos keep pulling the
+// sentinels heal re-points back to the dead replica it promoted.
+TEST(HealMaster, ReleasesTheLeaderOfAStuckFailoverThatStillNamesTheMaster) {
+  HealWorld w;
+  ASSERT_TRUE(w.converge()) << w.why();
+  const std::string old = w.health().masterIP;
+  w.loop.runFor(seconds(11));  // the sentinels have read the replicas' priorities (INFO every 10 s)
+  auto asked = w.admin.command({w.sentinelPods[0].ip, rediscluster::layout::kSentinelPort},
+                               {"SENTINEL", "FAILOVER", "mymaster"});
+  ASSERT_TRUE(asked.ok() && !asked->isError());
+  std::string leader;
+  auto reconfiguring = [&] {
+    for (const auto& s : w.view().sentinels)
+      if (s.master.failoverState == "reconf_slaves") leader = s.pod.name;
+    return !leader.empty();
+  };
+  ASSERT_TRUE(w.loop.runUntil(reconfiguring, w.loop.now() + seconds(20))) << w.allActions();
+  std::int32_t gone = -1;
+  for (const auto& p : std::vector(w.redisPods))
+    if (auto* n = w.node(p.name); n && n->isMaster() && p.ip != old) {
+      gone = p.ordinal;
+      w.deleteRedisPod(p.name);
+    }
+  ASSERT_GE(gone, 0);
+  // With one of the other two sentinels gone too, the last cannot start another failover.
+  std::int32_t sentinelGone = -1;
+  for (const auto& p : std::vector(w.sentinelPods))
+    if (p.name != leader && sentinelGone < 0) {
+      sentinelGone = p.ordinal;
+      w.deleteSentinelPod(p.name);
+    }
+  for (int i = 0; i < 30; ++i) w.loop.runFor(w.pass().requeueAfter.value_or(seconds(1)));
+  w.addRedisPod(gone);
+  w.addSentinelPod(sentinelGone);
+  ASSERT_TRUE(w.converge()) << w.why() << w.allActions();
+  EXPECT_EQ(w.health().masterIP, old);
+  EXPECT_GT(w.countActions("Sentinel failover stuck"), 0) << w.allActions();
+  EXPECT_GT(w.countActions(leader + ": SENTINEL REMOVE (was " + old + ")"), 0) << w.allActions();
+}
+
+// The master is cut off from everyone (Sentinel sees it down), one replica hangs and the
+// other is a new pod that could never sync. Promoting that one would make every node
+// resync to nothing; while the master's pod runs, heal waits for it.
+TEST(HealMaster, NeverPromotesAReplicaWithoutDataWhileTheMastersPodRuns) {
+  HealWorld w;
+  ASSERT_TRUE(w.converge()) << w.why();
+  const std::string master = w.health().masterIP;
+  for (int i = 0; i < 20; ++i) (void)w.admin.command({master, 6379}, {"SET", "k" + std::to_string(i), "v"});
+  w.loop.runFor(milliseconds(100));
+  std::vector<std::string> replicas;
+  for (const auto& p : w.redisPods)
+    if (p.ip != master) replicas.push_back(p.name);
+  ASSERT_EQ(replicas.size(), 2u);
+  // The new pod is pointed at the master, but its first sync never gets through.
+  w.recreateRedisPod(replicas[1]);
+  w.loop.runFor(milliseconds(200));
+  const std::string fresh = w.node(replicas[1])->ip();
+  w.net.cutBoth(master, fresh);
+  (void)w.pass();
+  ASSERT_EQ(w.node(replicas[1])->masterHost(), master) << w.allActions();
+  w.net.isolate(master);
+  w.node(replicas[0])->hang();
+  for (int i = 0; i < 30; ++i) w.loop.runFor(w.pass().requeueAfter.value_or(seconds(1)));
+  EXPECT_EQ(w.countActions("promoted to master (no master)"), 0) << w.allActions();
+  EXPECT_GT(w.countActions("no replica holds data yet"), 0) << w.allActions();
+  w.net.reconnect(master);
+  w.net.restore(master, fresh);
+  w.net.restore(fresh, master);
+  w.node(replicas[0])->resume();
+  ASSERT_TRUE(w.converge(120)) << w.why() << w.allActions();
+  EXPECT_EQ(w.health().masterIP, master);
+  for (const auto& p : w.redisPods) EXPECT_EQ(w.node(p.name)->data().count("k19"), 1u) << p.name;
+}
+
 TEST(HealMaster, ASecondMasterBecomesAReplicaOfTheOneSentinelNames) {
   HealWorld w;
   ASSERT_TRUE(w.converge()) << w.why();

@@ -83,6 +83,30 @@ TEST(HealScale, ScaleDownFailsTheMasterOverBeforeItsPodGoes) {
   EXPECT_EQ(w.node(w.redisPod(0)->name)->data().count("k"), 1u);
 }
 
+// A sentinel in TILT (here after a 3 s hang) starts no failover for 30 s: health names
+// it, and the master's move asks another sentinel.
+TEST(HealScale, TheMasterMoveAsksASentinelNotInTilt) {
+  HealWorld w(Object{{"size", 5}});
+  masterOnLastPod(w);
+  ASSERT_TRUE(w.converge(120)) << w.why();
+  auto* tilted = w.sim.sentinel({w.sentinelPods[0].ip, rediscluster::layout::kSentinelPort});
+  ASSERT_NE(tilted, nullptr);
+  tilted->hang();
+  w.loop.runFor(seconds(3));
+  tilted->resume();
+  w.loop.runFor(milliseconds(300));
+  ASSERT_TRUE(w.view().sentinels[0].tilt);
+  EXPECT_NE(w.why().find(w.sentinelPods[0].name + ": in TILT mode"), std::string::npos) << w.why();
+  w.rc.spec.size = 3;
+  bool removedMaster = false;
+  followKeptReplicas(w, removedMaster);
+  ASSERT_TRUE(passUntilAction(w, "SENTINEL FAILOVER")) << w.allActions();
+  EXPECT_EQ(w.countActions(w.sentinelPods[0].name + ": SENTINEL FAILOVER"), 0) << w.allActions();
+  ASSERT_TRUE(w.converge(150)) << w.why() << w.allActions();
+  EXPECT_FALSE(removedMaster);
+  EXPECT_FALSE(w.view().sentinels[0].tilt);
+}
+
 // As in a roll, the master that goes is fenced and moved only once a pod that stays has
 // its last write: a staying replica whose link looks up is not enough.
 TEST(HealScale, TheFencedMasterMovesOnlyOnceAStayingReplicaHasItsLastWrite) {
