@@ -165,9 +165,10 @@ Next noMaster(HealRun& run) {
   }
   const RedisNodeView* best = choose(run, replicas);
   // The best has not a byte yet (no sync finished since it started): promoting it would
-  // make every node resync to nothing. While the master's pod still runs (out of reach, or
-  // hung: the kubelet's liveness probe restarts a hung process) its data may come back.
-  if (best->offset() <= 0 && !podGone && named->pod.running && !run.opt().promoteOldestForTest) {
+  // make every node resync to nothing. While the master's pod still runs and does not
+  // answer (out of reach, or hung: the kubelet's liveness probe restarts a hung process),
+  // its data may come back; once it answers, what it holds is all there is.
+  if (best->offset() <= 0 && !podGone && named->pod.running && !named->reachable && !run.opt().promoteOldestForTest) {
     run.waiting("master " + sm.ip + " out of reach and no replica holds data yet; its pod runs, waiting");
     run.requeue(HealPhase::Recovering);
     return Next::Stop;
