@@ -8,7 +8,7 @@
 //   no quorum of sentinels monitors anything, or when they know no live replica to promote,
 //   promote the replica with the highest offset — never the oldest pod (an empty,
 //   just-recreated pod can be the oldest-named), never a pod that is going away, and not
-//   one without data while the pod of the master the sentinels name still runs.
+//   one without data while the master the sentinels name does not answer but its pod runs.
 // - Several: keep the one the sentinels name (clients follow them), else the one with the
 //   most data; the others become its replicas (their diverged writes are lost, as they
 //   would be after a Sentinel failover).

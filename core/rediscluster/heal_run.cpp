@@ -107,8 +107,7 @@ std::int32_t sentinelsAbleToFailOver(const HealRun& run, const RedisNodeView* ex
   const auto peersNeeded = static_cast<std::ptrdiff_t>(sentinelQuorum(run.rc().spec.sentinel.replicas) - 1);
   std::int32_t able = 0;
   for (const auto& s : view.sentinels) {
-    if (&s == skip || !s.reachable || !s.monitoring || s.tilt || s.master.ip != run.masterIp) continue;
-    if (run.forgot(s)) continue;
+    if (&s == skip || !s.reachable || !s.monitoring || s.tilt || s.master.ip != run.masterIp || run.forgot(s)) continue;
     const auto peers = std::count_if(s.peers.begin(), s.peers.end(), [&](const auto& p) { return hasIp(sentinelIps, p.ip); });
     const auto known = std::count_if(s.replicas.begin(), s.replicas.end(), [&](const auto& r) {
       const RedisNodeView* n = view.redisByIp(r.ip);

@@ -29,9 +29,8 @@ class HealRun {
   // Sentinels whose failover ran past healGuard's bound: it never ends by itself, and as
   // its leader it keeps announcing the replica it promoted (gone) as the master.
   std::vector<const SentinelNodeView*> stuck;
-  bool forgot(const SentinelNodeView& s) const {
-    return std::find(forgotten.begin(), forgotten.end(), &s) != forgotten.end();
-  }
+  bool forgot(const SentinelNodeView& s) const { return listed(forgotten, s); }
+  bool isStuck(const SentinelNodeView& s) const { return listed(stuck, s); }
 
   const api::RedisCluster& rc() const { return ctx.cluster; }
   const ClusterView& view() const { return ctx.view; }
@@ -61,6 +60,9 @@ class HealRun {
   bool failed() const { return !report.status.ok(); }
 
  private:
+  static bool listed(const std::vector<const SentinelNodeView*>& v, const SentinelNodeView& s) {
+    return std::find(v.begin(), v.end(), &s) != v.end();
+  }
   Result<RedisReply> send(const RedisEndpoint& to, const std::vector<std::string>& argv, std::string_view password,
                           std::string action);
   std::map<std::string, PasswordIndex> passwordIndex_;
@@ -84,9 +86,9 @@ bool staysAfterScale(const api::RedisCluster& rc, const RedisNodeView& n);
 // address: in sync, up, priority not 0 as the sentinel last read it.
 bool promotable(const RedisNodeView& n, const SentinelReplicaInfo& r);
 // How many sentinels could lead a failover of run.masterIp now: each monitors it, is not
-// in TILT, was not reset in this pass, knows enough other sentinels (pods of the cluster) to reach the
-// quorum, and lists at least `atLeast` replicas other than `excluded` that it would
-// promote (in sync, not down, priority not 0 as it last read it). `skip` is left out.
+// in TILT, was not reset in this pass, knows enough other sentinels (pods of the cluster)
+// to reach the quorum, and lists at least `atLeast` replicas other than `excluded` that
+// it would promote. `skip` is left out.
 std::int32_t sentinelsAbleToFailOver(const HealRun& run, const RedisNodeView* excluded, std::size_t atLeast,
                                      const SentinelNodeView* skip = nullptr);
 

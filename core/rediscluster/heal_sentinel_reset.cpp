@@ -75,18 +75,19 @@ Next healSentinelReset(HealRun& run) {
   // but stale entries); those go first. A replica it lists that cannot be promoted yet (in
   // its first sync) may be the one a failover needs a moment later.
   const std::int32_t needed = sentinelQuorum(run.rc().spec.sentinel.replicas);
-  std::vector<const SentinelNodeView*> stale, held;
+  std::vector<const SentinelNodeView*> resettable, held;
   for (const auto* s : ours) {
     if (staleEntry(*s, e).empty()) continue;
     const bool knowsAReplica = std::any_of(s->replicas.begin(), s->replicas.end(), [&](const auto& r) {
       return r.ip != run.masterIp && hasIp(e.redisIps, r.ip);
     });
-    if (!knowsAReplica) stale.insert(stale.begin(), s);
-    else if (sentinelsAbleToFailOver(run, nullptr, 1, s) >= needed || run.opt().resetAllSentinelsForTest) stale.push_back(s);
+    if (!knowsAReplica) resettable.insert(resettable.begin(), s);
+    else if (sentinelsAbleToFailOver(run, nullptr, 1, s) >= needed || run.opt().resetAllSentinelsForTest)
+      resettable.push_back(s);
     else held.push_back(s);
   }
   const std::string name(layout::kMasterName);
-  for (const auto* s : stale) {
+  for (const auto* s : resettable) {
     run.phase(HealPhase::Recovering);
     if (!run.changeSentinel(*s, {"SENTINEL", "RESET", name}, "SENTINEL RESET (stale " + staleEntry(*s, e) + ")").ok())
       return Next::Stop;

@@ -6,7 +6,6 @@
 // failover-timeout, parallel-syncs, auth-pass and spec.sentinel.customConfig. A sentinel
 // that monitors the right address gets SET only for the settings SENTINEL MASTER shows
 // and that differ, so a healthy cluster costs nothing.
-#include <algorithm>
 #include <iterator>
 #include <map>
 #include <sstream>
@@ -114,8 +113,7 @@ Next healSentinels(HealRun& run) {
   for (const auto& s : run.view().sentinels) {
     if (!s.reachable || s.pod.terminating) continue;
     Next next;
-    const bool stuck = std::find(run.stuck.begin(), run.stuck.end(), &s) != run.stuck.end();
-    if (!s.monitoring || s.master.ip != run.masterIp || s.master.port != layout::kRedisPort || stuck) {
+    if (!s.monitoring || s.master.ip != run.masterIp || s.master.port != layout::kRedisPort || run.isStuck(s)) {
       run.phase(HealPhase::Recovering);
       next = monitor(run, s, settings);
     } else {
