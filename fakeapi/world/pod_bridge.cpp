@@ -82,11 +82,11 @@ Result<std::string> PodBridge::readFile(const Object& pod, const Object& contain
   return makeError(Reason::NotFound, fmt::format("{}: No such file or directory", file));
 }
 
-void PodBridge::runInitContainers(const Object& pod) {
-  // Init containers run once per pod (not again on a container restart); the only one
-  // modelled is a plain copy, which is what the generated sentinel pods use.
+Status PodBridge::runInitContainers(const Object& pod) {
+  // Init containers run once per pod once they succeed (not again on a container restart);
+  // the only one modelled is a plain copy, which is what the generated sentinel pods use.
   const Object& inits = objectAt(pod, {"spec", "initContainers"});
-  if (!inits.is_array()) return;
+  if (!inits.is_array()) return {};
   for (const auto& c : inits) {
     const Object& cmd = objectAt(c, {"command"});
     if (!cmd.is_array() || cmd.size() != 3 || cmd[0] != "cp") continue;
@@ -96,10 +96,12 @@ void PodBridge::runInitContainers(const Object& pod) {
     if (!body || to.kind != VolumeFile::Kind::EmptyDir) {
       note(fmt::format("init {}/{} {}: {}", meta::name(pod), c.value("name", ""), "cp failed",
                        body ? "destination not an emptyDir" : body.error().message));
+      if (!body) return body.error();
       continue;
     }
     volume(meta::uid(pod), to.volume).files[to.path] = std::move(body.value());
   }
+  return {};
 }
 
 void PodBridge::start(const ContainerEvent& ev) {
@@ -118,7 +120,10 @@ void PodBridge::start(const ContainerEvent& ev) {
   if (!c) return;
   auto cmd = parseCommand(*c);
   if (!cmd) return fail(cmd.error());
-  if (initialized_.insert(ev.uid).second) runInitContainers(pod);
+  if (!initialized_.count(ev.uid)) {
+    if (auto st = runInitContainers(pod); !st.ok()) return fail(st.error());
+    initialized_.insert(ev.uid);
+  }
   const ConfigFileReader reader = [&](const std::string& f) { return readFile(pod, *c, f); };
   std::vector<ConfigDirective> dirs;
   VolumeFile confFile;

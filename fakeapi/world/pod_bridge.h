@@ -173,7 +173,9 @@ class PodBridge {
   void retryStart(const ContainerEvent& ev);
   static std::string retryKey(const ContainerEvent& ev);
   Result<std::string> readFile(const Object& pod, const Object& container, const std::string& file);
-  void runInitContainers(const Object& pod);
+  // The first copy that cannot read its source fails them all (the kubelet runs none of
+  // the containers until the init containers succeed); they run again on the next start.
+  Status runInitContainers(const Object& pod);
   bool ready(const Object& pod);
   bool redisReady(const Running& r);
   // What redisReady's probe concludes, asked of the server now (no kept verdict).
@@ -232,7 +234,7 @@ class PodBridge {
   std::string readyKeyScratch_;           // ready()'s running_ key, likewise
   ReadinessCacheCheck readinessCheck_;
   std::map<std::string, std::map<std::string, VolumeData>> emptyDirs_;  // pod uid -> volume
-  std::set<std::string> initialized_;       // pod uids whose init containers ran
+  std::set<std::string> initialized_;       // pod uids whose init containers succeeded
   std::map<std::string, redissim::RedisDisk> claimDisks_;  // by PVC uid
   std::uint64_t started_ = 0, stopped_ = 0;
   TimerId pollTimer_ = 0;

@@ -169,6 +169,30 @@ TEST_F(WorldTest, MissingConfigMapIsAStartErrorUntilItIsMade) {
   EXPECT_FALSE(world->bridge().startError(ns, redisPod(0)).has_value());
 }
 
+// The sentinel's config comes from its ConfigMap through an init container's copy. With
+// the ConfigMap missing the copy fails and nothing starts; the copy runs again on the
+// next try, so once the ConfigMap is made the sentinel starts with its config.
+TEST_F(WorldTest, ASentinelStartsOnceItsMissingConfigMapIsMade) {
+  apply(kSmall, {{res::configmaps.plural, rediscluster::names::sentinel(name)}});  // all but the sentinel's
+  ASSERT_TRUE(world->runUntil([&] { return world->bridge().startError(ns, sentinelPod(0)).has_value(); }, seconds(30)));
+  EXPECT_EQ(world->bridge().startError(ns, sentinelPod(0))->reason, Reason::NotFound);
+  world->runFor(seconds(10));
+  EXPECT_EQ(sentinelOf(sentinelPod(0)), nullptr);
+
+  const auto rc = kun::test::parseCluster(*world->store().get(res::redisclusters, ns, name));
+  for (const auto& d : rediscluster::desiredObjects(rc)) {
+    if (d.resource.plural == res::configmaps.plural && d.name() == rediscluster::names::sentinel(name)) {
+      ASSERT_TRUE(world->store().create(d.resource, d.object).ok());
+    }
+  }
+  ASSERT_TRUE(world->runUntil([&] { return sentinelOf(sentinelPod(0)) != nullptr; }, seconds(123)));
+  EXPECT_FALSE(world->bridge().startError(ns, sentinelPod(0)).has_value());
+  // Started from the copied sentinel.conf: once booted, it monitors the placeholder.
+  world->runFor(seconds(3));
+  auto reply = sentinelOf(sentinelPod(0))->executeAdmin({"SENTINEL", "MASTER", "mymaster"}, "");
+  EXPECT_FALSE(reply.isError()) << reply.str;
+}
+
 class PersistenceTest : public WorldTest {
  protected:
   void bootConfigured(const Object& spec) {
