@@ -29,7 +29,13 @@ ReconcileResult processKey(WorkQueue& q, const std::string& key, const Reconcile
       q.addAfter(key, r.after);
       break;
     case ReconcileResult::Kind::Failed:
-      q.addRateLimited(key, seconds(r.error.retryAfterSeconds));
+      // The server said when to come back (client-go's REST client waits so itself before
+      // a controller sees the error): then, and without growing the back-off, so the
+      // operator is back a second after a long 429 storm, not a minute.
+      if (r.error.reason == Reason::TooManyRequests && r.error.retryAfterSeconds > 0)
+        q.addAfter(key, seconds(r.error.retryAfterSeconds));
+      else
+        q.addRateLimited(key, seconds(r.error.retryAfterSeconds));
       break;
   }
   q.done(key);

@@ -32,7 +32,8 @@ using ReconcileFn = std::function<ReconcileResult(const std::string& key)>;
 // Runs fn(key) for a key taken from q and files the result:
 //   Done          -> forget the key's backoff;
 //   RequeueAfter  -> forget the backoff, add the key again after `after`;
-//   Failed        -> add it again after its backoff (at least the error's retryAfterSeconds).
+//   Failed        -> add it again after its backoff (at least the error's retryAfterSeconds);
+//                    a 429 with a Retry-After: after that delay, the backoff left as it is.
 // Then done(key). An exception escaping fn counts as Failed (Internal): the key is never
 // left stuck as "processing".
 ReconcileResult processKey(WorkQueue& q, const std::string& key, const ReconcileFn& fn);

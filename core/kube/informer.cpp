@@ -118,7 +118,7 @@ void Informer::listAndWatch() {
   auto res = client_.list(resource_, opts_.ns, ListOptions{opts_.labelSelector, {}});
   if (!res) {
     log_.warn("list failed", {{"resource", resource_.groupResource()}, {"error", res.error().toString()}});
-    retryLater(true);
+    retryLater(true, &res.error());
     return;
   }
   // Fold the list into the cache, delivering what changed since the cache was last true.
@@ -166,7 +166,7 @@ void Informer::startWatch() {
         if (auto a = alive.lock(); a && *a) onClosed(err);
       });
   if (!w) {
-    retryLater(w.error().reason == Reason::Gone);
+    retryLater(w.error().reason == Reason::Gone, &w.error());
     return;
   }
   watch_ = std::move(w.value());
@@ -238,9 +238,15 @@ void Informer::onClosed(const Error& err) {
   }
 }
 
-void Informer::retryLater(bool relist) {
-  backoff_ = backoff_.count() == 0 ? opts_.retryMin : std::min(backoff_ * 2, opts_.retryMax);
-  retryTimer_ = loop_.runAfter(backoff_, [this, relist, alive = std::weak_ptr<bool>(alive_)] {
+void Informer::retryLater(bool relist, const Error* cause) {
+  Duration delay;
+  if (cause && cause->reason == Reason::TooManyRequests && cause->retryAfterSeconds > 0) {
+    delay = seconds(cause->retryAfterSeconds);
+  } else {
+    backoff_ = backoff_.count() == 0 ? opts_.retryMin : std::min(backoff_ * 2, opts_.retryMax);
+    delay = backoff_;
+  }
+  retryTimer_ = loop_.runAfter(delay, [this, relist, alive = std::weak_ptr<bool>(alive_)] {
     if (auto a = alive.lock(); !a || !*a) return;
     retryTimer_ = 0;
     if (relist) listAndWatch(); else startWatch();

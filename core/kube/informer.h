@@ -69,7 +69,9 @@ class Informer {
   void startWatch();
   void onEvent(const WatchEvent& ev);
   void onClosed(const Error& err);
-  void retryLater(bool relist);
+  // After the backoff (doubling from retryMin to retryMax); after a 429's Retry-After
+  // instead, the backoff left as it is (client-go's REST client waits so itself).
+  void retryLater(bool relist, const Error* cause = nullptr);
   void scheduleResync();
   void deliver(WatchEventType type, const ObjectPtr& obj, const ObjectPtr& old);
   void indexAdd(const std::string& key, const ObjectPtr& obj);

@@ -121,6 +121,24 @@ TEST_F(InlineWorkerTest, RetryAfterFromTheServerIsHonoured) {
   EXPECT_EQ(calls, (std::vector<Call>{{0, "k"}, {2000, "k"}}));
 }
 
+// A long 429 storm does not grow the backoff: each retry comes when the server said, so
+// the first pass after the storm is a second after its end, not up to a minute.
+TEST_F(InlineWorkerTest, A429StormIsRetriedAtTheServersPaceWithoutBackoff) {
+  int n = 0;
+  behaviour = [&](const std::string&) {
+    if (n++ >= 40) return ReconcileResult::done();
+    Error e = makeError(Reason::TooManyRequests, "slow down");
+    e.retryAfterSeconds = 1;
+    return ReconcileResult::failed(e);
+  };
+  worker.start();
+  q.add("k");
+  loop.runFor(minutes(2));
+  ASSERT_EQ(calls.size(), 41u);
+  for (std::size_t i = 0; i < calls.size(); ++i) EXPECT_EQ(calls[i], (Call{static_cast<std::int64_t>(i) * 1000, "k"})) << i;
+  EXPECT_EQ(q.numRequeues("k"), 0u);
+}
+
 TEST_F(InlineWorkerTest, AThrowingReconcileCountsAsAFailureAndTheKeyIsNotStuck) {
   int n = 0;
   behaviour = [&](const std::string&) -> ReconcileResult {

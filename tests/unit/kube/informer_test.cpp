@@ -154,6 +154,25 @@ TEST_F(InformerTest, RetriesAFailedListWithBackoff) {
   EXPECT_GT(inf->lists(), 2u);
 }
 
+// A 429 with Retry-After is retried when the server said, however long it lasts: the list
+// comes a second after the last refusal, not after a backoff grown to 30 s.
+TEST_F(InformerTest, RetriesA429ListAfterItsRetryAfterWithoutBackoff) {
+  FaultRule rule;
+  rule.verbs = {StoreVerb::List};
+  rule.until = loop.now() + milliseconds(40500);
+  rule.error = tooManyRequests(1);
+  store.faults().add(rule);
+  put("a", "1");
+  auto inf = make();
+  inf->start();
+  loop.runFor(milliseconds(40900));
+  EXPECT_FALSE(inf->synced());
+  EXPECT_GE(inf->lists(), 41u);  // one a second
+  loop.runFor(milliseconds(200));
+  EXPECT_TRUE(inf->synced());
+  EXPECT_EQ(cached(*inf, "a"), "1");
+}
+
 TEST_F(InformerTest, FiltersByLabelSelectorAndListsByNamespace) {
   store.create(res::configmaps, configMap("x", "1", {{"app", "redis"}})).value();
   store.create(res::configmaps, configMap("y", "1", {{"app", "other"}})).value();
