@@ -107,14 +107,18 @@ TEST_F(InlineWorkerTest, FailuresBackOffExponentiallyAndSuccessResetsTheBackoff)
   EXPECT_EQ(q.numRequeues("k"), 0u);
 }
 
-TEST_F(InlineWorkerTest, RetryAfterFromTheServerIsHonoured) {
-  int n = 0;
-  behaviour = [&](const std::string&) {
-    if (n++ > 0) return ReconcileResult::done();
+// The first `refusals` reconciles fail with 429 and that Retry-After; the rest succeed.
+std::function<ReconcileResult(const std::string&)> refusedFirst(int refusals, int retryAfterSeconds) {
+  return [n = 0, refusals, retryAfterSeconds](const std::string&) mutable {
+    if (n++ >= refusals) return ReconcileResult::done();
     Error e = makeError(Reason::TooManyRequests, "slow down");
-    e.retryAfterSeconds = 2;
+    e.retryAfterSeconds = retryAfterSeconds;
     return ReconcileResult::failed(e);
   };
+}
+
+TEST_F(InlineWorkerTest, RetryAfterFromTheServerIsHonoured) {
+  behaviour = refusedFirst(1, 2);
   worker.start();
   q.add("k");
   loop.runFor(minutes(1));
@@ -124,13 +128,7 @@ TEST_F(InlineWorkerTest, RetryAfterFromTheServerIsHonoured) {
 // A long 429 storm does not grow the backoff: each retry comes when the server said, so
 // the first pass after the storm is a second after its end, not up to a minute.
 TEST_F(InlineWorkerTest, A429StormIsRetriedAtTheServersPaceWithoutBackoff) {
-  int n = 0;
-  behaviour = [&](const std::string&) {
-    if (n++ >= 40) return ReconcileResult::done();
-    Error e = makeError(Reason::TooManyRequests, "slow down");
-    e.retryAfterSeconds = 1;
-    return ReconcileResult::failed(e);
-  };
+  behaviour = refusedFirst(40, 1);
   worker.start();
   q.add("k");
   loop.runFor(minutes(2));
