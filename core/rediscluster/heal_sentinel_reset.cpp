@@ -1,13 +1,15 @@
 // Stale sentinel entries. Sentinel never forgets a replica or a peer it once knew, so
 // after pods are recreated (new IPs, or an IP now used by another pod, even another
 // cluster's) it keeps counting addresses that are gone: num-slaves and
-// num-other-sentinels go wrong and a failover may wait for, or pick, a ghost.
-// SENTINEL RESET makes it forget and rediscover (replicas from the master's INFO, peers
-// from hello messages), but a sentinel in the middle of that knows too few peers to vote
-// and too few replicas to fail over. So: only a sentinel with an entry for an address
-// that is no pod of this cluster is reset; one at a time; and while any sentinel is still
-// rediscovering (knows fewer replicas or peers than there are) nothing else is reset; and
-// never one whose forgetting would leave too few sentinels able to fail over.
+// num-other-sentinels go wrong and a failover may wait for, or pick, a ghost. It may also
+// list two run ids at one address (a sentinel that kept its id, on a reused IP: Sentinel
+// moves its entry there and keeps the other), or another run id at its own. SENTINEL RESET makes it forget and
+// rediscover (replicas from the master's INFO, peers from hello messages), but a sentinel
+// in the middle of that knows too few peers to vote and too few replicas to fail over.
+// So: only a sentinel with an entry for an address that is no pod of this cluster (or
+// twice, or its own) is reset; one at a time; and while any sentinel is still rediscovering (knows
+// fewer replicas or peers than there are) nothing else is reset; and never one whose
+// forgetting would leave too few sentinels able to fail over.
 #include <algorithm>
 
 #include "core/rediscluster/config_files.h"
@@ -39,8 +41,15 @@ Expected expected(const HealRun& run) {
 std::string staleEntry(const SentinelNodeView& s, const Expected& e) {
   for (const auto& r : s.replicas)
     if (!hasIp(e.redisIps, r.ip)) return "replica " + r.ip + ":" + std::to_string(r.port);
-  for (const auto& p : s.peers)
-    if (!hasIp(e.sentinelIps, p.ip)) return "sentinel " + p.ip + ":" + std::to_string(p.port);
+  for (auto p = s.peers.begin(); p != s.peers.end(); ++p) {
+    const std::string addr = p->ip + ":" + std::to_string(p->port);
+    if (!hasIp(e.sentinelIps, p->ip)) return "sentinel " + addr;
+    if (p->ip == s.pod.ip) return "sentinel " + addr + " (its own address)";
+    // Two run ids at one address: a pod re-created at a reused IP by a sentinel that kept
+    // its id moved its entry there, beside the one of the sentinel that had the IP before.
+    if (std::any_of(s.peers.begin(), p, [&](const auto& q) { return q.ip == p->ip && q.port == p->port; }))
+      return "sentinel " + addr + " (twice)";
+  }
   return {};
 }
 

@@ -178,6 +178,11 @@ ReconcileResult Reconciler::reconcile(const std::string& key) {
       // not switch failover handling off), its status written to the current object,
       // observedGeneration staying at the accepted generation. Never accepted: nothing to
       // run it by.
+      // The accepted spec's password is the auth Secret's: until that cache is synced it is
+      // not known, and a spec adopted without it would change every node's password to none.
+      if (!accepted && !caches_.live().synced(res::secrets))
+        return ReconcileResult::failed(
+            makeError(Reason::Unavailable, "the cache of secrets is not synced yet: the password in force is not known"));
       if (!accepted && !adoptAcceptedSpec(*stored, memo)) return rejectInvalid(*stored, parsed ? &*parsed : nullptr, text);
       auto status = api::parseStoredStatus(stored);
       if (!status) return rejectInvalid(*stored, parsed ? &*parsed : nullptr, text);

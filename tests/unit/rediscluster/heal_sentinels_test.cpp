@@ -128,6 +128,33 @@ TEST(HealSentinelReset, NoResetLeavesTooFewSentinelsAbleToFailOver) {
   EXPECT_EQ(w.countActions("SENTINEL RESET"), 3) << w.allActions();
 }
 
+// A sentinel that kept its run id came back on an IP another sentinel had: Sentinel moves
+// its entry there and keeps the other one, so the address is listed twice (one peer too
+// many), and the sentinel at that address lists the newcomer at its own. Both are pods'
+// addresses; the duplicate, and the self, are what is stale.
+TEST(HealSentinelReset, TwoRunIdsAtOneAddressAreReset) {
+  HealWorld w;
+  ASSERT_TRUE(w.converge()) << w.why();
+  w.loop.runFor(seconds(11));
+  const std::string master = w.health().masterIP;
+  const std::string reused = w.sentinelPods[0].ip;
+  auto hello = [&](const std::string& ip) {
+    return ip + ",26379,0123456789abcdef0123456789abcdef01234567,0,mymaster," + master + ",6379,0";
+  };
+  for (const std::string& ip : {std::string("10.0.5.5"), reused}) {
+    ASSERT_TRUE(w.admin.command({master, 6379}, {"PUBLISH", "__sentinel__:hello", hello(ip)}).ok());
+    w.loop.runFor(milliseconds(500));
+  }
+  const auto v = w.view();
+  EXPECT_TRUE(std::any_of(v.sentinels.begin(), v.sentinels.end(), [&](const auto& s) {
+    return std::count_if(s.peers.begin(), s.peers.end(), [&](const auto& p) { return p.ip == reused; }) == 2;
+  }));
+  EXPECT_FALSE(w.health().healthy);
+  ASSERT_TRUE(w.converge(120)) << w.why() << w.allActions();
+  EXPECT_GE(w.countActions("sentinel " + reused + ":26379 (twice)"), 1) << w.allActions();
+  EXPECT_EQ(w.countActions("sentinel " + reused + ":26379 (its own address)"), 1) << w.allActions();
+}
+
 TEST(HealSentinelReset, ResetAllSentinelsForTestResetsThemTogether) {
   rediscluster::HealOptions o;
   o.resetAllSentinelsForTest = true;

@@ -45,7 +45,7 @@ struct ReconcilerTest : ::testing::Test {
   }
 
   // A new one, as after an operator restart: nothing remembered but what is stored.
-  void makeReconciler() {
+  void makeReconciler(ClusterInformers* with = nullptr) {
     RedisSteps steps;
     steps.observe = [this](RedisAdmin&, const ClusterPods& pods, const std::vector<std::string>& pw) {
       observedPasswords = pw;
@@ -57,7 +57,8 @@ struct ReconcilerTest : ::testing::Test {
     steps.assess = [this](const api::RedisCluster&, const ClusterView&) { return health; };
     ReconcilerOptions opts;
     opts.scope = Scope::namespaced("default");
-    reconciler = std::make_unique<Reconciler>(ReconcilerSeams{store, redis, loop, events, log, nullptr, {}}, caches, opts, steps);
+    reconciler = std::make_unique<Reconciler>(ReconcilerSeams{store, redis, loop, events, log, nullptr, {}},
+                                              with ? *with : caches, opts, steps);
   }
 
   Object create(Object spec, const std::string& name = "test", const std::string& ns = "default",
@@ -213,6 +214,40 @@ TEST_F(ReconcilerTest, AnOperatorRestartedOntoAnInvalidEditKeepsTheAcceptedSpec)
   EXPECT_TRUE(conditionTrue(status(), "Failed"));
   EXPECT_EQ(api::findCondition(status(), "Failed")->reason, "InvalidSpec");
   EXPECT_EQ(status().observedGeneration, 1);
+}
+
+// Restarted onto an invalid edit while the secrets cache cannot list yet: the password in
+// force is not known, so nothing runs by the accepted spec until it is (adopted without
+// it, the spec would have every node's password changed to none).
+TEST_F(ReconcilerTest, AnOperatorRestartedOntoAnInvalidEditWaitsForTheSecretsCache) {
+  create(Object{{"size", 3}, {"password", "in-force"}});
+  makeHealthy();
+  run();
+  Object bad = *store.get(res::redisclusters, "default", "test");
+  bad["spec"]["size"] = 1;
+  ASSERT_TRUE(store.update(res::redisclusters, bad).ok());
+  FaultRule noSecrets;
+  noSecrets.verbs = {StoreVerb::List};
+  noSecrets.resources = {"secrets"};
+  noSecrets.until = loop.now() + seconds(10);
+  store.faults().add(noSecrets);
+  // The restarted operator's caches: the secrets list fails for 10 s.
+  ClusterInformers fresh{store, loop, Scope::namespaced("default"), GenerateOptions{}, log};
+  fresh.startAll();
+  loop.runFor(seconds(1));
+  makeReconciler(&fresh);
+  healReport = HealReport{};
+  healReport.actions = {"promoted a replica"};
+  const auto healed = eventsWith("Healed").size();
+  ReconcileResult r = run();
+  EXPECT_EQ(r.kind, ReconcileResult::Kind::Failed);
+  EXPECT_EQ(eventsWith("Healed").size(), healed);  // nothing done without the password
+  loop.runFor(seconds(30));  // the list is tried again (backoff) and succeeds
+  run();
+  EXPECT_EQ(eventsWith("Healed").size(), healed + 1);
+  EXPECT_EQ(observedPasswords.front(), "in-force");
+  reconciler.reset();
+  fresh.stopAll();
 }
 
 TEST_F(ReconcilerTest, AnInvalidPasswordIsNeverEchoed) {
