@@ -370,6 +370,29 @@ RolloutView Reconciler::rolloutOf(const std::string& ns, const std::string& name
   return r;
 }
 
+HealReport Reconciler::healRedis(const Object& stored, const api::RedisCluster& rc, const ClusterView& view,
+                                 const std::vector<std::string>& passwords, const std::string& ns, const std::string& name,
+                                 ClusterState& state, ClusterMemo& memo) {
+  // The redis StatefulSet's update revision, as rolloutOf reads it (read again: Ensure may
+  // have written since).
+  HealContext ctx{seams_.redis, seams_.kube, rc, view, passwords,
+                  statefulSetFacts(ns, name, memo).rollout.redisUpdateRevision, opts_.heal,
+                  &state.configChecks, seams_.loop.now(), &state.failoverSeen, &state.authPassOwed};
+  HealReport healed = steps_.heal(ctx);
+  bump(stats_.healActions, healed.actions.size());
+  for (const auto& a : healed.actions) {
+    event(stored, EventType::Normal, "Healed", a, passwords);
+    if (seams_.trace) seams_.trace->record(seams_.loop.now(), "reconciler", meta::key(stored) + ": " + redact(a, passwords));
+  }
+  for (const auto& w : healed.waits) {
+    if (std::find(memo.waits.begin(), memo.waits.end(), w) != memo.waits.end()) continue;  // still waiting
+    event(stored, EventType::Normal, "Waiting", w, passwords);
+    if (seams_.trace) seams_.trace->record(seams_.loop.now(), "reconciler", meta::key(stored) + ": " + redact(w, passwords));
+  }
+  memo.waits = healed.waits;
+  return healed;
+}
+
 ReconcileResult Reconciler::reconcileValid(const Object& stored, ClusterState& state) {
   ClusterMemo& memo = state.memo;
   const api::RedisCluster& parsed = memo.parsed;
@@ -407,6 +430,10 @@ ReconcileResult Reconciler::reconcileValid(const Object& stored, ClusterState& s
     const Error& e = ensured.status.error();
     event(stored, EventType::Warning, "EnsureFailed", e.message, passwords);
     seams_.log.warn("ensure failed", {{"cluster", meta::key(stored)}, {"error", redact(e.toString(), passwords)}});
+    // Redis needs no API server: two masters after a partition, a replica of a dead
+    // address, must not wait out an API outage or a refused object. Healed, then retried
+    // for the objects.
+    (void)healRedis(stored, rc, view, passwords, ns, name, state, memo);
     if (!transient(e.reason)) {
       StatusReport report;
       report.failed = true;
@@ -418,23 +445,7 @@ ReconcileResult Reconciler::reconcileValid(const Object& stored, ClusterState& s
     return ReconcileResult::failed(e);
   }
 
-  // The redis StatefulSet's update revision, as rolloutOf reads it (read again: Ensure may
-  // have written since).
-  HealContext ctx{seams_.redis, seams_.kube, rc, view, passwords,
-                  statefulSetFacts(ns, name, memo).rollout.redisUpdateRevision, opts_.heal,
-                  &state.configChecks, seams_.loop.now(), &state.failoverSeen, &state.authPassOwed};
-  const HealReport healed = steps_.heal(ctx);
-  bump(stats_.healActions, healed.actions.size());
-  for (const auto& a : healed.actions) {
-    event(stored, EventType::Normal, "Healed", a, passwords);
-    if (seams_.trace) seams_.trace->record(seams_.loop.now(), "reconciler", meta::key(stored) + ": " + redact(a, passwords));
-  }
-  for (const auto& w : healed.waits) {
-    if (std::find(memo.waits.begin(), memo.waits.end(), w) != memo.waits.end()) continue;  // still waiting
-    event(stored, EventType::Normal, "Waiting", w, passwords);
-    if (seams_.trace) seams_.trace->record(seams_.loop.now(), "reconciler", meta::key(stored) + ": " + redact(w, passwords));
-  }
-  memo.waits = healed.waits;
+  const HealReport healed = healRedis(stored, rc, view, passwords, ns, name, state, memo);
   const Health health = steps_.assess(rc, view);
 
   const auto& sts = statefulSetFacts(ns, name, memo);

@@ -250,6 +250,25 @@ TEST_F(ReconcilerTest, AnOperatorRestartedOntoAnInvalidEditWaitsForTheSecretsCac
   fresh.stopAll();
 }
 
+// An object that cannot be written (the API server failing) does not hold Redis back:
+// two masters after a partition are healed now; the reconcile fails and is retried for
+// the objects.
+TEST_F(ReconcilerTest, AFailingEnsureStillHealsRedis) {
+  create(Object{{"size", 3}});
+  FaultRule down;
+  down.verbs = {StoreVerb::Create};
+  down.resources = {"statefulsets.apps"};
+  down.error = makeError(Reason::Internal, "etcdserver: request timed out (injected)");
+  store.faults().add(down);
+  healReport = HealReport{};
+  healReport.actions = {"second master, made a replica of 10.0.0.4"};
+  ReconcileResult r = run();
+  EXPECT_EQ(r.kind, ReconcileResult::Kind::Failed);
+  EXPECT_EQ(eventsWith("EnsureFailed").size(), 1u);
+  EXPECT_EQ(eventsWith("Healed").size(), 1u);
+  EXPECT_EQ(count(res::statefulsets), 0u);
+}
+
 TEST_F(ReconcilerTest, AnInvalidPasswordIsNeverEchoed) {
   const std::string secret = "hunter2\nrename-command CONFIG \"\"";
   create(Object{{"size", 3}, {"password", secret}});
