@@ -24,6 +24,8 @@ HealReport heal(HealContext& ctx) {
   // wait for the world, or that failed, ends the pass.
   for (auto step : {healGuard, healPasswords, healMaster, healReplicas, healSentinels, healConfig,
                     healSentinelReset, healScaleDown, healRolling}) {
+    // A roll or a scale-down follows the StatefulSets as written: not after a failed Ensure.
+    if (!ctx.objectsEnsured && (step == healScaleDown || step == healRolling)) break;
     if (step(run) == Next::Stop || run.failed()) break;
   }
   if (run.failed() && !run.report.requeueAfter) run.phase(HealPhase::Recovering);

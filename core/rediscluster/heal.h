@@ -124,6 +124,10 @@ struct HealContext {
   // hung one say): given auth-pass once they answer, as nothing they report shows it
   // (kept by the caller from pass to pass; null: not tracked).
   std::set<std::string>* authPassOwed = nullptr;
+  // False when this pass could not write the objects (Ensure failed): the auth Secret may
+  // not hold the password in force, nor the StatefulSets their template, so no password
+  // change, roll or scale-down starts; Redis is still healed.
+  bool objectsEnsured = true;
 };
 
 struct HealReport {

@@ -13,6 +13,13 @@ Next healPasswords(HealRun& run) {
     if (n.reachable && n.password > 0) behind.push_back(&n);
   if (behind.empty()) return Next::Continue;
   run.phase(HealPhase::Updating);
+  if (!run.ctx.objectsEnsured) {
+    // The Secret must hold the new password and the old one before any node changes, or
+    // an operator restarted meanwhile knows neither the nodes' nor the spec's.
+    run.waiting("password change waits for the auth Secret to be written");
+    run.requeue(HealPhase::Updating);
+    return Next::Continue;
+  }
   const std::string& pw = run.password();
   for (const auto* n : behind)
     if (!run.changeRedis(*n, {"CONFIG", "SET", "masterauth", pw}, "CONFIG SET masterauth ***").ok()) return Next::Stop;

@@ -372,12 +372,12 @@ RolloutView Reconciler::rolloutOf(const std::string& ns, const std::string& name
 
 HealReport Reconciler::healRedis(const Object& stored, const api::RedisCluster& rc, const ClusterView& view,
                                  const std::vector<std::string>& passwords, const std::string& ns, const std::string& name,
-                                 ClusterState& state, ClusterMemo& memo) {
+                                 ClusterState& state, ClusterMemo& memo, bool objectsEnsured) {
   // The redis StatefulSet's update revision, as rolloutOf reads it (read again: Ensure may
   // have written since).
   HealContext ctx{seams_.redis, seams_.kube, rc, view, passwords,
                   statefulSetFacts(ns, name, memo).rollout.redisUpdateRevision, opts_.heal,
-                  &state.configChecks, seams_.loop.now(), &state.failoverSeen, &state.authPassOwed};
+                  &state.configChecks, seams_.loop.now(), &state.failoverSeen, &state.authPassOwed, objectsEnsured};
   HealReport healed = steps_.heal(ctx);
   bump(stats_.healActions, healed.actions.size());
   for (const auto& a : healed.actions) {
@@ -433,7 +433,7 @@ ReconcileResult Reconciler::reconcileValid(const Object& stored, ClusterState& s
     // Redis needs no API server: two masters after a partition, a replica of a dead
     // address, must not wait out an API outage or a refused object. Healed, then retried
     // for the objects.
-    (void)healRedis(stored, rc, view, passwords, ns, name, state, memo);
+    (void)healRedis(stored, rc, view, passwords, ns, name, state, memo, false);
     if (!transient(e.reason)) {
       StatusReport report;
       report.failed = true;
@@ -445,7 +445,7 @@ ReconcileResult Reconciler::reconcileValid(const Object& stored, ClusterState& s
     return ReconcileResult::failed(e);
   }
 
-  const HealReport healed = healRedis(stored, rc, view, passwords, ns, name, state, memo);
+  const HealReport healed = healRedis(stored, rc, view, passwords, ns, name, state, memo, true);
   const Health health = steps_.assess(rc, view);
 
   const auto& sts = statefulSetFacts(ns, name, memo);

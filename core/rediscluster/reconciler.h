@@ -115,10 +115,10 @@ class Reconciler {
   ClusterState& stateOf(const std::string& key, const std::string& uid);
   void forget(const std::string& key);
   ReconcileResult reconcileValid(const Object& stored, ClusterState& state);
-  // heal() on the Redis side, its actions and new waits announced.
+  // heal() on the Redis side, its actions and new waits announced (HealContext::objectsEnsured).
   HealReport healRedis(const Object& stored, const api::RedisCluster& rc, const ClusterView& view,
                        const std::vector<std::string>& passwords, const std::string& ns, const std::string& name,
-                       ClusterState& state, ClusterMemo& memo);
+                       ClusterState& state, ClusterMemo& memo, bool objectsEnsured);
   const ClusterPods& podsOf(const std::string& ns, const std::string& name, ClusterMemo& memo) const;
   const std::string& sentinelServiceIP(const std::string& ns, const std::string& name, ClusterMemo& memo) const;
   std::int32_t liveReplicas(const std::string& ns, const std::string& stsName) const;

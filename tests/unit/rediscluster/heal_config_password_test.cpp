@@ -81,14 +81,20 @@ TEST(HealConfig, AParameterRedisRefusesAtRuntimeIsReportedNotAnError) {
   EXPECT_GE(w.countActions("refused"), 1) << w.allActions();
 }
 
-TEST(HealPassword, AChangeKeepsReplicationAndNeverShowsThePassword) {
-  const std::string oldPw = "old-Secret-1", newPw = "new-Secret-2";
-  HealWorld w(Object{{"password", oldPw}});
-  w.password = oldPw;
+// Converged, every pod running with password `pw`.
+::testing::AssertionResult convergeWithPassword(HealWorld& w, const std::string& pw) {
+  w.password = pw;
   // The pods were created before the world knew: restart them with auth.conf.
   for (const auto& p : std::vector<rediscluster::PodInfo>(w.redisPods)) w.recreateRedisPod(p.name);
   w.loop.runFor(milliseconds(200));
-  ASSERT_TRUE(w.converge()) << w.why() << w.allActions();
+  if (w.converge()) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << w.why() << w.allActions();
+}
+
+TEST(HealPassword, AChangeKeepsReplicationAndNeverShowsThePassword) {
+  const std::string oldPw = "old-Secret-1", newPw = "new-Secret-2";
+  HealWorld w(Object{{"password", oldPw}});
+  ASSERT_TRUE(convergeWithPassword(w, oldPw));
   const std::string master = w.health().masterIP;
   ASSERT_TRUE(w.admin.command({master, 6379}, {"SET", "before", "1"}, oldPw)->isOk());
 
@@ -123,6 +129,24 @@ TEST(HealPassword, AChangeKeepsReplicationAndNeverShowsThePassword) {
     EXPECT_EQ(e.text.find(oldPw), std::string::npos) << e.text;
     EXPECT_EQ(e.text.find(newPw), std::string::npos) << e.text;
   }
+}
+
+// While the objects cannot be written the auth Secret may not hold the new password and
+// the old one: no node is moved to the new password until it does (an operator restarted
+// meanwhile would know neither the nodes' password nor, on an invalid edit, the spec's).
+TEST(HealPassword, NoChangeBeforeTheObjectsAreWritten) {
+  const std::string oldPw = "old-Secret-1", newPw = "new-Secret-2";
+  HealWorld w(Object{{"password", oldPw}});
+  ASSERT_TRUE(convergeWithPassword(w, oldPw));
+  w.rc.spec.password = newPw;
+  w.olderPasswords = {oldPw};
+  w.objectsEnsured = false;
+  (void)w.pass();
+  for (const auto& p : w.redisPods) EXPECT_EQ(w.node(p.name)->config().str("requirepass"), oldPw) << p.name;
+  EXPECT_EQ(w.countActions("password change waits for the auth Secret to be written"), 1) << w.allActions();
+  w.objectsEnsured = true;
+  (void)w.pass();
+  for (const auto& p : w.redisPods) EXPECT_EQ(w.node(p.name)->config().str("requirepass"), newPw) << p.name;
 }
 
 // A sentinel hung while the password changed keeps the old auth-pass, and nothing it

@@ -173,6 +173,7 @@ struct HealWorld {
     ctx.now = loop.now();
     ctx.failoverSeen = &failoverSeen;
     ctx.authPassOwed = &authPassOwed;
+    ctx.objectsEnsured = objectsEnsured;
     auto r = rediscluster::heal(ctx);
     reports.push_back(r);
     return r;
@@ -236,6 +237,7 @@ struct HealWorld {
   int created = 0;
   std::vector<rediscluster::HealReport> reports;
   std::function<void(const rediscluster::HealReport&)> onPass;
+  bool objectsEnsured = true;  // HealContext::objectsEnsured of every pass
 };
 
 }  // namespace kun::test
