@@ -2,6 +2,8 @@
 
 #include <exception>
 
+#include "core/runtime/retry_after.h"
+
 namespace kun {
 
 namespace {
@@ -29,11 +31,9 @@ ReconcileResult processKey(WorkQueue& q, const std::string& key, const Reconcile
       q.addAfter(key, r.after);
       break;
     case ReconcileResult::Kind::Failed:
-      // The server said when to come back (client-go's REST client waits so itself before
-      // a controller sees the error): then, and without growing the back-off, so the
-      // operator is back a second after a long 429 storm, not a minute.
-      if (r.error.reason == Reason::TooManyRequests && r.error.retryAfterSeconds > 0)
-        q.addAfter(key, seconds(r.error.retryAfterSeconds));
+      // Back a second after a long 429 storm, not a minute.
+      if (const auto after = serverRetryAfter(r.error))
+        q.addAfter(key, *after);
       else
         q.addRateLimited(key, seconds(r.error.retryAfterSeconds));
       break;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <mutex>
 
+#include "core/runtime/retry_after.h"
+
 namespace kun {
 namespace {
 
@@ -240,8 +242,8 @@ void Informer::onClosed(const Error& err) {
 
 void Informer::retryLater(bool relist, const Error* cause) {
   Duration delay;
-  if (cause && cause->reason == Reason::TooManyRequests && cause->retryAfterSeconds > 0) {
-    delay = seconds(cause->retryAfterSeconds);
+  if (const auto after = cause ? serverRetryAfter(*cause) : std::nullopt) {
+    delay = *after;
   } else {
     backoff_ = backoff_.count() == 0 ? opts_.retryMin : std::min(backoff_ * 2, opts_.retryMax);
     delay = backoff_;

@@ -3,13 +3,13 @@
 // cluster's) it keeps counting addresses that are gone: num-slaves and
 // num-other-sentinels go wrong and a failover may wait for, or pick, a ghost. It may also
 // list two run ids at one address (a sentinel that kept its id, on a reused IP: Sentinel
-// moves its entry there and keeps the other), or another run id at its own. SENTINEL RESET makes it forget and
-// rediscover (replicas from the master's INFO, peers from hello messages), but a sentinel
-// in the middle of that knows too few peers to vote and too few replicas to fail over.
-// So: only a sentinel with an entry for an address that is no pod of this cluster (or
-// twice, or its own) is reset; one at a time; and while any sentinel is still rediscovering (knows
-// fewer replicas or peers than there are) nothing else is reset; and never one whose
-// forgetting would leave too few sentinels able to fail over.
+// moves its entry there and keeps the other), or another run id at its own.
+// SENTINEL RESET makes it forget and rediscover (replicas from the master's INFO, peers
+// from hello messages), but a sentinel in the middle of that knows too few peers to vote
+// and too few replicas to fail over. So: only a sentinel with an entry for an address
+// that is no pod of this cluster (or twice, or its own) is reset; one at a time; nothing
+// while any sentinel is still rediscovering (knows fewer replicas or peers than there
+// are); and never one whose forgetting would leave too few sentinels able to fail over.
 #include <algorithm>
 
 #include "core/rediscluster/config_files.h"
