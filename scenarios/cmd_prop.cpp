@@ -8,10 +8,12 @@
 #include <cstdlib>
 #include <sstream>
 
+#include <fmt/format.h>
+
 #include "chaos/faults/fault_schedule.h"
 #include "scenarios/commands.h"
 #include "scenarios/operator_breaks.h"
-#include "scenarios/prop_run.h"
+#include "scenarios/prop_jobs.h"
 
 namespace kun::cli {
 
@@ -33,7 +35,7 @@ bool parseNumber(const std::string& option, const std::string& text, std::uint64
 int propertyRuns(int argc, char** argv) {
   po::options_description d("options");
   std::string runs = "100", seed = "1", maxFaults = "5", minutes = "10", faults, out = ".",
-              shrinkBudget = "300";
+              shrinkBudget = "300", jobs = "1";
   std::vector<std::string> breaks;
   bool quiet = false, deleteCluster = false;
   d.add_options()("runs", po::value(&runs)->value_name("N"), "schedules to try (default 100)")(
@@ -49,6 +51,10 @@ int propertyRuns(int argc, char** argv) {
       "test a deliberately broken operator (repeatable); see kun-sim run --help")(
       "delete-cluster", po::bool_switch(&deleteCluster),
       "let schedules end by deleting the cluster (checks no-orphans too)")(
+      "jobs,j", po::value(&jobs)->value_name("N"),
+      "run the schedules in N processes side by side (default 1): job k runs --seed S+k with its "
+      "share of the runs; the first failure found is shrunk and reported, and stops the others (one "
+      "that had found a failure too leaves it in --out, not yet minimal)")(
       "quiet,q", po::bool_switch(&quiet), "print only the verdict")("help,h", "show this help");
   po::variables_map vm;
   try {
@@ -81,6 +87,8 @@ int propertyRuns(int argc, char** argv) {
   opts.shrinkBudget = static_cast<int>(n);
   if (!parseNumber("minutes", minutes, 1, 24 * 60, n)) return 2;
   opts.horizon = kun::minutes(static_cast<std::int64_t>(n));
+  if (!parseNumber("jobs", jobs, 1, 256, n)) return 2;
+  const int jobCount = static_cast<int>(n);
   auto kinds = chaos::parseFaultKinds(faults);
   if (!kinds) {
     std::fprintf(stderr, "kun-sim prop: --faults: %s\n", kinds.error().message.c_str());
@@ -96,19 +104,39 @@ int propertyRuns(int argc, char** argv) {
   opts.deleteCluster = deleteCluster;
   opts.outDir = out;
   if (!quiet) opts.progress = [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };
-  // RapidCheck announces its configuration once; let it show this run's seed.
-  ::setenv("RC_PARAMS", ("seed=" + std::to_string(opts.seed)).c_str(), 0);
-  const auto r = scenario::runProperty(opts);
+  // RapidCheck announces its configuration once; let it show this run's seed (with jobs,
+  // each would announce the same seed, not its own: the lines below name them).
+  if (jobCount == 1) ::setenv("RC_PARAMS", ("seed=" + std::to_string(opts.seed)).c_str(), 0);
+  const auto jr = scenario::runPropertyJobs(opts, jobCount);
+  const auto& r = jr.result;
   if (!r.error.empty()) {
     std::fprintf(stderr, "kun-sim prop: %s\n", r.error.c_str());
     return 2;
   }
+  const auto seeds = [&] {
+    return jr.jobs == 1 ? fmt::format("seed {}", opts.seed)
+                        : fmt::format("{} jobs, seeds {}-{}", jr.jobs, opts.seed, opts.seed + jr.jobs - 1);
+  };
   if (!r.failed) {
-    std::printf("kun-sim prop: %d runs passed (seed %llu)\n", r.trials, static_cast<unsigned long long>(opts.seed));
+    std::printf("kun-sim prop: %d runs passed (%s)\n", r.trials, seeds().c_str());
     return 0;
   }
-  std::printf("kun-sim prop: FAIL after %d passing runs (%d runs with shrinking): %s\n", r.passedBeforeFailure,
-              r.trials, r.report.failureDetail.c_str());
+  if (jr.jobs == 1) {
+    std::printf("kun-sim prop: FAIL after %d passing runs (%d runs with shrinking): %s\n", r.passedBeforeFailure,
+                r.trials, r.report.failureDetail.c_str());
+  } else {
+    // The failing job's own sequence, to run it again alone.
+    std::string alone = fmt::format("kun-sim prop --runs {} --seed {} --max-faults {} --minutes {}", jr.failed.runs,
+                                    jr.failed.seed, maxFaults, minutes);
+    if (!faults.empty()) alone += " --faults " + faults;
+    if (deleteCluster) alone += " --delete-cluster";
+    if (vm.count("shrink-budget")) alone += " --shrink-budget " + shrinkBudget;
+    for (const auto& b : breaks) alone += " --break " + b;
+    std::printf("kun-sim prop: FAIL in job %d after %d passing runs of its own (%d runs with shrinking; %s): %s\n"
+                "job %d alone: %s\n",
+                jr.failed.index, r.passedBeforeFailure, r.trials, seeds().c_str(), r.report.failureDetail.c_str(),
+                jr.failed.index, alone.c_str());
+  }
   std::printf("%s failing schedule: %s\nreplay: %s\n",
               r.shrinkCut ? "smallest (shrink budget spent)" : "minimal", r.file.c_str(), r.replay.c_str());
   return 1;
