@@ -60,18 +60,31 @@ std::optional<std::string> tooFewAble(const api::RedisCluster& rc, const rediscl
 
 }  // namespace
 
+void FailoverReadiness::beforeFault(const rediscluster::ClusterView& view, const std::string& master) {
+  // Replicas Sentinel could promote: in sync with the master, promotable by their priority.
+  inSyncBeforeFault_ = static_cast<std::size_t>(std::count_if(view.redis.begin(), view.redis.end(), [&](const auto& n) {
+    return n.isReplica() && n.inSync() && n.replicaPriority != 0 && n.pod.ip != master;
+  }));
+}
+
 void FailoverReadiness::onFault(const chaos::FaultRecord& r) {
   if (!r.applied) return;
   if (!r.ended) {
-    Excuse e{aimedAtReplica(r.fault), !chaos::hasDuration(r.fault.kind), std::nullopt};
+    // A fault on a replica leaves the others to promote, unless it hits the last one in
+    // sync (the other being rolled by the operator, or still syncing): then it excuses
+    // as any other fault does.
+    const bool replica = aimedAtReplica(r.fault);
+    Excuse e{r.began, replica, replica && inSyncBeforeFault_ >= 2, !chaos::hasDuration(r.fault.kind), std::nullopt};
+    inSyncBeforeFault_ = 0;
     if (e.ended) e.endedAt = r.began;
     active_.push_back(e);
     return;
   }
-  // The oldest still-running excuse of that kind ends (which one does not matter: they
-  // are told apart only by whether they aim at a replica).
+  // The still-running excuse the fault began (the oldest of its kind begun at that time).
   const bool replica = aimedAtReplica(r.fault);
-  auto it = std::find_if(active_.begin(), active_.end(), [&](const Excuse& e) { return !e.ended && e.replicaOnly == replica; });
+  auto it = std::find_if(active_.begin(), active_.end(), [&](const Excuse& e) {
+    return !e.ended && e.began == r.began && e.aimedAtReplica == replica;
+  });
   if (it != active_.end()) {
     it->ended = true;
     it->endedAt = *r.ended;

@@ -11,7 +11,8 @@
 // be able, except while faults excuse it: any fault from its start until the cluster is
 // healthy again after it ended (healthy for kSettle without a break, as the world may
 // not have reacted to an instant fault yet when it is first judged), except a single
-// fault aimed at a replica (with two replicas or more, the others are there to promote).
+// fault aimed at a replica while two or more were in sync (the others are there to
+// promote; one that hits the last replica in sync excuses like any other).
 #include <cstddef>
 #include <memory>
 #include <optional>
@@ -27,6 +28,9 @@ namespace kun::scenario {
 
 class FailoverReadiness {
  public:
+  // Just before a fault is applied: the cluster as it is then (master = the single
+  // writable master, "" when none), for how many replicas in sync the fault leaves.
+  void beforeFault(const rediscluster::ClusterView& view, const std::string& master);
   // A fault began (ended unset) or ended.
   void onFault(const chaos::FaultRecord& r);
   // Every verdict of assessHealth on the cluster, as the runner computes them.
@@ -41,11 +45,14 @@ class FailoverReadiness {
 
  private:
   struct Excuse {
-    bool replicaOnly = false;  // the fault was aimed at a replica
+    TimePoint began{};
+    bool aimedAtReplica = false;
+    bool replicaOnly = false;  // aimed at a replica, with others in sync: excuses nothing
     bool ended = false;
     std::optional<TimePoint> endedAt;  // an instant fault's start
   };
   static constexpr Duration kSettle = seconds(5);
+  std::size_t inSyncBeforeFault_ = 0;  // beforeFault's count, for the fault that follows
   std::vector<Excuse> active_;  // faults not yet followed by kSettle of health after their end
   bool seenHealthy_ = false;     // the cluster was first healthy (bootstrap excuses itself)
   std::optional<TimePoint> healthySince_;

@@ -226,6 +226,14 @@ std::optional<std::string> checkStatusTruthful(const api::RedisCluster& rc, cons
                        health.healthy ? "healthy" : "not healthy");
   if (rc.status.masterIP != health.masterIP)
     return fmt::format("status.masterIP is '{}', the master is '{}'", rc.status.masterIP, health.masterIP);
+  // And it is about the spec as it is: the operator has seen the latest generation. An
+  // invalid edit is the exception: the status says so (Failed, InvalidSpec) and keeps the
+  // generation of the spec still in force.
+  const api::Condition* failed = api::findCondition(rc.status, "Failed");
+  const bool invalidEdit = failed && failed->status == "True" && failed->reason == "InvalidSpec";
+  if (rc.status.observedGeneration != rc.generation() && !invalidEdit)
+    return fmt::format("status.observedGeneration is {}, the spec's generation {}", rc.status.observedGeneration,
+                       rc.generation());
   return std::nullopt;
 }
 

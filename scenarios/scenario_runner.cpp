@@ -439,6 +439,11 @@ Status Runner::beginStepFault(const chaos::Fault& f, std::string& detail) {
 
 void Runner::beforeFault(const chaos::Fault& f) {
   if (losesWrites(f.kind) && keys_) durability_.snapshot(w_, *keys_, primary_.ns, primary_.name);
+  if (auto rc = cluster(primary_)) {
+    const auto view = w_.observe(*rc);
+    const auto& masters = samples_[primary_.name].verdicts.of(rc, view).masters;
+    readiness_.beforeFault(*view, masters.size() == 1 ? masters[0] : kNoMaster);
+  }
 }
 
 void Runner::onFaultRecord(const chaos::FaultRecord& r) {

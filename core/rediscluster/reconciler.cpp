@@ -81,7 +81,12 @@ Reconciler::Reconciler(ReconcilerSeams seams, const ClusterInformers& caches, Re
 
 void Reconciler::event(const Object& involved, EventType type, std::string_view reason, std::string_view message,
                        const std::vector<std::string>& secrets) {
-  seams_.events.record(involved, type, reason, redact(message, secrets));
+  const std::string text = redact(message, secrets);
+  // In the run's trace too: what the operator tells the user is how a run is read back.
+  if (seams_.trace)
+    seams_.trace->record(seams_.loop.now(), "reconciler",
+                         fmt::format("{}: event {} {}: {}", meta::key(involved), eventTypeName(type), reason, text));
+  seams_.events.record(involved, type, reason, text);
 }
 
 ReconcilerStats Reconciler::stats() const {
@@ -407,6 +412,11 @@ ReconcileResult Reconciler::reconcileValid(const Object& stored, ClusterState& s
   }
   const std::vector<std::string> passwords = candidatePasswords(rc, authPasswords(ns, name, memo), pw.previous);
 
+  // A pod cache that has not listed yet (an operator restarted while the API server fails)
+  // holds no pods: judged from it, a healthy cluster has "no redis pod answering", and that
+  // would be written into its status. Nothing can be healed without the pods either.
+  if (!caches_.pods().synced())
+    return ReconcileResult::failed(makeError(Reason::Unavailable, "the cache of pods is not synced yet"));
   const ClusterPods& pods = podsOf(ns, name, memo);
   ClusterView view = steps_.observe(seams_.redis, pods, passwords);
   view.rollout = statefulSetFacts(ns, name, memo).rollout;

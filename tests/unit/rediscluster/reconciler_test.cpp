@@ -34,6 +34,7 @@ struct ReconcilerTest : ::testing::Test {
   HealReport healReport;
   std::vector<std::string> observedPasswords;
   ClusterPods observedPods;
+  int observations = 0;
   std::unique_ptr<Reconciler> reconciler;
 
   void SetUp() override {
@@ -48,6 +49,7 @@ struct ReconcilerTest : ::testing::Test {
   void makeReconciler(ClusterInformers* with = nullptr) {
     RedisSteps steps;
     steps.observe = [this](RedisAdmin&, const ClusterPods& pods, const std::vector<std::string>& pw) {
+      ++observations;
       observedPasswords = pw;
       observedPods = pods;
       return ClusterView{};
@@ -246,6 +248,45 @@ TEST_F(ReconcilerTest, AnOperatorRestartedOntoAnInvalidEditWaitsForTheSecretsCac
   run();
   EXPECT_EQ(eventsWith("Healed").size(), healed + 1);
   EXPECT_EQ(observedPasswords.front(), "in-force");
+  reconciler.reset();
+  fresh.stopAll();
+}
+
+// Restarted while the pods cannot be listed: its empty pod cache would have the cluster
+// judged "no redis pod answers" and a healthy cluster's status flipped to unhealthy (found
+// by kun-sim prop --seed 159 with API faults). It waits for that cache instead.
+TEST_F(ReconcilerTest, AnOperatorRestartedWhileThePodsCannotBeListedWaitsForThatCache) {
+  create(Object{{"size", 3}});
+  makeHealthy();
+  for (int i = 0; i < 2; ++i) run();  // created, then healthy
+  const auto healthy = [this] { return conditionTrue(status(), "Healthy"); };
+  ASSERT_TRUE(healthy());
+  FaultRule noPods;
+  noPods.verbs = {StoreVerb::List};
+  noPods.resources = {"pods"};
+  noPods.until = loop.now() + seconds(10);
+  store.faults().add(noPods);
+  ClusterInformers fresh{store, loop, Scope::namespaced("default"), GenerateOptions{}, log};
+  fresh.startAll();
+  loop.runFor(seconds(1));
+  makeReconciler(&fresh);
+  health = Health{};  // what a view of no pods is judged
+  health.reasons = {"no redis pod answers yet"};
+  const int before = observations;
+  const auto statusRv = meta::resourceVersion(*store.get(res::redisclusters, "default", "test"));
+  ReconcileResult r = run();
+  EXPECT_TRUE(r.isFailed());
+  EXPECT_EQ(r.error.reason, Reason::Unavailable) << r.error.message;
+  EXPECT_EQ(observations, before);
+  EXPECT_EQ(meta::resourceVersion(*store.get(res::redisclusters, "default", "test")), statusRv);
+  EXPECT_TRUE(healthy());
+  EXPECT_TRUE(eventsWith("Unhealthy").empty());
+  loop.runFor(seconds(30));  // the list is tried again (backoff) and succeeds
+  makeHealthy();
+  EXPECT_FALSE(run().isFailed());
+  EXPECT_EQ(observations, before + 1);
+  EXPECT_TRUE(healthy());
+  EXPECT_TRUE(eventsWith("Unhealthy").empty());
   reconciler.reset();
   fresh.stopAll();
 }

@@ -105,5 +105,41 @@ TEST(FailoverReadiness, CountsTheAbleSentinelsAgainOnlyForAnotherClusterViewOrMa
   EXPECT_EQ(r.counted(), 4u);
 }
 
+// A fault on a replica excuses nothing while another replica in sync is there to promote;
+// one that hits the last replica in sync (the other being rolled, or still syncing)
+// excuses the cluster as any fault does, until it is healthy again after it.
+TEST(FailoverReadiness, AFaultOnTheLastReplicaInSyncExcusesLikeAnyOther) {
+  Healthy h;
+  ASSERT_TRUE(h.ok) << h.w.why();
+  const std::string master = h.w.health().masterIP;
+  auto noneKnown = std::make_shared<ClusterView>(*h.view);
+  for (auto& s : noneKnown->sentinels) s.replicas.clear();
+  chaos::FaultRecord kill;
+  kill.fault.kind = chaos::FaultKind::PodKill;
+  kill.fault.target = "replica";
+  kill.applied = true;
+
+  FailoverReadiness spare;
+  spare.onHealth(TimePoint{}, true);
+  spare.beforeFault(*h.view, master);  // two replicas in sync
+  spare.onFault(kill);
+  EXPECT_TRUE(spare.sample(h.rc, noneKnown, master).has_value());
+
+  auto oneInSync = std::make_shared<ClusterView>(*h.view);
+  int syncing = 0;
+  for (auto& n : oneInSync->redis)
+    if (n.isReplica() && syncing++ == 0) n.replication.masterSyncInProgress = true;
+  ASSERT_EQ(syncing, 2);
+  FailoverReadiness last;
+  last.onHealth(TimePoint{}, true);
+  last.beforeFault(*oneInSync, master);
+  last.onFault(kill);
+  EXPECT_EQ(last.sample(h.rc, noneKnown, master), std::nullopt);
+  // Healthy for kSettle after the (instant) fault: the excuse is gone.
+  last.onHealth(TimePoint{} + seconds(1), true);
+  last.onHealth(TimePoint{} + seconds(7), true);
+  EXPECT_TRUE(last.sample(h.rc, noneKnown, master).has_value());
+}
+
 }  // namespace
 }  // namespace kun::scenario
