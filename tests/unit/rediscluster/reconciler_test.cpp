@@ -102,6 +102,21 @@ struct ReconcilerTest : ::testing::Test {
 
   std::uint64_t rv() const { return std::stoull(store.resourceVersion()); }
 
+  // An operator restart (new caches, a new reconciler) while listing `resource` fails for
+  // 10 s; the caller stops the caches it returns.
+  std::unique_ptr<ClusterInformers> restartWhileListFails(const std::string& resource) {
+    FaultRule rule;
+    rule.verbs = {StoreVerb::List};
+    rule.resources = {resource};
+    rule.until = loop.now() + seconds(10);
+    store.faults().add(rule);
+    auto fresh = std::make_unique<ClusterInformers>(store, loop, Scope::namespaced("default"), GenerateOptions{}, log);
+    fresh->startAll();
+    loop.runFor(seconds(1));
+    makeReconciler(fresh.get());
+    return fresh;
+  }
+
   void makeHealthy() {
     health.healthy = true;
     health.masterIP = "10.0.0.4";
@@ -228,16 +243,7 @@ TEST_F(ReconcilerTest, AnOperatorRestartedOntoAnInvalidEditWaitsForTheSecretsCac
   Object bad = *store.get(res::redisclusters, "default", "test");
   bad["spec"]["size"] = 1;
   ASSERT_TRUE(store.update(res::redisclusters, bad).ok());
-  FaultRule noSecrets;
-  noSecrets.verbs = {StoreVerb::List};
-  noSecrets.resources = {"secrets"};
-  noSecrets.until = loop.now() + seconds(10);
-  store.faults().add(noSecrets);
-  // The restarted operator's caches: the secrets list fails for 10 s.
-  ClusterInformers fresh{store, loop, Scope::namespaced("default"), GenerateOptions{}, log};
-  fresh.startAll();
-  loop.runFor(seconds(1));
-  makeReconciler(&fresh);
+  auto fresh = restartWhileListFails("secrets");
   healReport = HealReport{};
   healReport.actions = {"promoted a replica"};
   const auto healed = eventsWith("Healed").size();
@@ -249,7 +255,7 @@ TEST_F(ReconcilerTest, AnOperatorRestartedOntoAnInvalidEditWaitsForTheSecretsCac
   EXPECT_EQ(eventsWith("Healed").size(), healed + 1);
   EXPECT_EQ(observedPasswords.front(), "in-force");
   reconciler.reset();
-  fresh.stopAll();
+  fresh->stopAll();
 }
 
 // Restarted while the pods cannot be listed: its empty pod cache would have the cluster
@@ -261,15 +267,7 @@ TEST_F(ReconcilerTest, AnOperatorRestartedWhileThePodsCannotBeListedWaitsForThat
   for (int i = 0; i < 2; ++i) run();  // created, then healthy
   const auto healthy = [this] { return conditionTrue(status(), "Healthy"); };
   ASSERT_TRUE(healthy());
-  FaultRule noPods;
-  noPods.verbs = {StoreVerb::List};
-  noPods.resources = {"pods"};
-  noPods.until = loop.now() + seconds(10);
-  store.faults().add(noPods);
-  ClusterInformers fresh{store, loop, Scope::namespaced("default"), GenerateOptions{}, log};
-  fresh.startAll();
-  loop.runFor(seconds(1));
-  makeReconciler(&fresh);
+  auto fresh = restartWhileListFails("pods");
   health = Health{};  // what a view of no pods is judged
   health.reasons = {"no redis pod answers yet"};
   const int before = observations;
@@ -288,7 +286,7 @@ TEST_F(ReconcilerTest, AnOperatorRestartedWhileThePodsCannotBeListedWaitsForThat
   EXPECT_TRUE(healthy());
   EXPECT_TRUE(eventsWith("Unhealthy").empty());
   reconciler.reset();
-  fresh.stopAll();
+  fresh->stopAll();
 }
 
 // An object that cannot be written (the API server failing) does not hold Redis back:
