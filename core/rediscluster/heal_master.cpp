@@ -116,14 +116,19 @@ Next noMaster(HealRun& run) {
     }
     return promote(run, *choose(run, nodes), HealPhase::Creating, "bootstrap");
   }
-  // A replica still linked to its master: that master lives, only we cannot reach it.
-  for (const auto* n : nodes)
-    if (n->isReplica() && !n->onPlaceholder() && n->replication.masterLinkUp()) {
-      run.waiting("master " + n->replication.masterHost + " unreachable from here but alive for " + n->pod.name +
-                 ", waiting");
-      run.requeue(HealPhase::Recovering);
-      return Next::Stop;
-    }
+  // A replica still linked to its master: that master lives, only we cannot reach it —
+  // unless that master answers us itself, as a replica (there is no master here): then
+  // the link is to a chain or a loop of replicas (two failovers at once, each leader
+  // re-pointing the other's promoted replica at its own), not to a live master.
+  for (const auto* n : nodes) {
+    if (!n->isReplica() || n->onPlaceholder() || !n->replication.masterLinkUp()) continue;
+    const RedisNodeView* linked = view.redisByIp(n->replication.masterHost);
+    if (linked != nullptr && linked->reachable) continue;
+    run.waiting("master " + n->replication.masterHost + " unreachable from here but alive for " + n->pod.name +
+               ", waiting");
+    run.requeue(HealPhase::Recovering);
+    return Next::Stop;
+  }
   const SentinelMajority sm = sentinelMaster(view);
   const std::int32_t quorum = sentinelQuorum(run.rc().spec.sentinel.replicas);
   const std::int64_t patienceMs = 2 * run.opt().failoverTimeoutMs + run.opt().downAfterMs;
@@ -199,7 +204,22 @@ Next severalMasters(HealRun& run, const std::vector<const RedisNodeView*>& maste
 Next healMaster(HealRun& run) {
   const auto masters = run.view().masters();
   if (masters.size() == 1) {
-    run.masterIp = masters.front()->pod.ip;
+    const RedisNodeView& seen = *masters.front();
+    // Sentinel's majority names another master, one out of reach from here: most likely a
+    // failover it has just made, the one master seen here being the old one (cut off from
+    // the sentinels, not yet turned into a replica). Keeping the one seen would re-point
+    // every sentinel and replica at it and undo that failover (found by kun-sim prop
+    // --seed 231 with network faults): wait until that master answers, or its pod is gone.
+    const SentinelMajority sm = sentinelMaster(run.view());
+    const RedisNodeView* named = sm.ip == seen.pod.ip ? nullptr : run.view().redisByIp(sm.ip);
+    if (named != nullptr && sm.votes >= sentinelQuorum(run.rc().spec.sentinel.replicas) && !named->reachable &&
+        named->pod.running && !named->pod.terminating) {
+      run.waiting("Sentinel names master " + sm.ip + ", out of reach from here (the only master seen is " +
+                  seen.pod.name + "), waiting");
+      run.requeue(HealPhase::Recovering);
+      return Next::Stop;
+    }
+    run.masterIp = seen.pod.ip;
     return Next::Continue;
   }
   if (masters.empty()) return noMaster(run);

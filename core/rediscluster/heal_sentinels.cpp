@@ -117,11 +117,19 @@ Next healSentinels(HealRun& run) {
       run.phase(HealPhase::Recovering);
       next = monitor(run, s, settings);
     } else {
-      // A sentinel that sees the master down although it answers us may hold an old
-      // auth-pass (a password change it missed): give it the current one.
-      // And one that missed a password change while it did not answer.
+      // A sentinel that sees the master, or a replica, down although it answers us may
+      // hold an old auth-pass (a password change it missed, by an operator restarted
+      // since): give it the current one. And one known to have missed a change while it
+      // did not answer.
       const bool owed = run.ctx.authPassOwed && run.ctx.authPassOwed->count(s.pod.uid) > 0;
-      const bool reauth = owed || (!run.passwordChanged && master && master->reachable && s.master.flags.down());
+      const auto answersUs = [&](const std::string& ip) {
+        const RedisNodeView* n = run.view().redisByIp(ip);
+        return n != nullptr && n->reachable;
+      };
+      const bool seesDown = (master && master->reachable && s.master.flags.down()) ||
+                            std::any_of(s.replicas.begin(), s.replicas.end(),
+                                        [&](const auto& r) { return r.flags.down() && answersUs(r.ip); });
+      const bool reauth = owed || (!run.passwordChanged && seesDown);
       next = adjust(run, s, settings, reauth);
     }
     if (next == Next::Stop) return Next::Stop;

@@ -174,6 +174,33 @@ TEST(HealPassword, ASentinelThatMissedTheChangeGetsItOnceItAnswers) {
   EXPECT_EQ(w.countActions(hung.name + ": SENTINEL SET auth-pass ***"), 1) << w.allActions();
 }
 
+// The same after an operator restart, which forgets what it owed: the sentinel sees a
+// re-created replica down although that replica answers the operator — the sign of an
+// old auth-pass — and is given the current one (found by kun-sim prop --seed 323).
+TEST(HealPassword, ASentinelSeeingAReplicaDownThatAnswersUsIsGivenTheAuthPassAgain) {
+  HealWorld w;
+  ASSERT_TRUE(w.converge()) << w.why();
+  const std::string master = w.health().masterIP;
+  const rediscluster::PodInfo hung = w.sentinelPods.front();
+  auto* s = w.sim.sentinel({hung.ip, 26379});
+  ASSERT_NE(s, nullptr);
+  s->hang();
+  w.rc.spec.password = "first-Secret";
+  w.olderPasswords = {""};
+  (void)w.pass();
+  s->resume();
+  w.loop.runFor(seconds(1));
+  w.olderPasswords.clear();
+  w.authPassOwed.clear();  // an operator restarted since
+  w.password = "first-Secret";
+  std::string replica;
+  for (const auto& p : w.redisPods)
+    if (p.ip != master) replica = p.name;
+  w.recreateRedisPod(replica);
+  ASSERT_TRUE(w.converge()) << w.why() << w.allActions();
+  EXPECT_GT(w.countActions(hung.name + ": SENTINEL SET auth-pass ***"), 0) << w.allActions();
+}
+
 TEST(HealPassword, AFirstPasswordIsSetOnAClusterWithout) {
   HealWorld w;
   ASSERT_TRUE(w.converge()) << w.why();

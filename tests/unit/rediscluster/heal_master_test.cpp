@@ -269,5 +269,71 @@ TEST(HealMaster, ASecondMasterBecomesAReplicaOfTheOneSentinelNames) {
   EXPECT_EQ(w.health().masterIP, master);
 }
 
+// Two failovers at once (the operator's master move and a killed master's shutdown script)
+// each promoted a replica, and each leader re-pointed the other's at its own: the two
+// replicate from each other, both linked up, neither a master. A replica whose link is up
+// means a live master only when that master is not a replica the operator reaches itself
+// (found by kun-sim prop --seed 213: it waited for ever, the sentinels too few to act).
+TEST(HealMaster, TwoReplicasFollowingEachOtherAreNoMasterOutOfReach) {
+  LostMaster c;
+  ASSERT_TRUE(c.ok) << c.w.why();
+  const auto a = c.w.redisPod(1)->name, b = c.w.redisPod(2)->name;
+  // As two leaders do it: b promoted and a re-pointed at it, then b re-pointed at a.
+  ASSERT_TRUE(c.w.admin.command(c.w.redisEp(2), {"REPLICAOF", "NO", "ONE"}).ok());
+  ASSERT_TRUE(c.w.admin.command(c.w.redisEp(1), {"REPLICAOF", c.w.redisPod(2)->ip, "6379"}).ok());
+  c.w.loop.runFor(milliseconds(20));
+  ASSERT_TRUE(c.w.admin.command(c.w.redisEp(2), {"REPLICAOF", c.w.redisPod(1)->ip, "6379"}).ok());
+  c.w.loop.runFor(seconds(10));
+  auto v = c.w.view();
+  ASSERT_TRUE(v.masters().empty());
+  for (const auto& name : {a, b}) {
+    const auto* n = v.redisByIp(c.w.node(name)->ip());
+    ASSERT_NE(n, nullptr);
+    ASSERT_TRUE(n->isReplica() && n->replication.masterLinkUp()) << name << " should follow the other";
+  }
+  (void)c.w.pass();
+  EXPECT_EQ(c.w.countActions("promoted to master (no master)"), 1) << c.w.allActions();
+  EXPECT_EQ(c.w.countActions("unreachable from here but alive"), 0) << c.w.allActions();
+  const bool aLeads = c.w.node(a)->isMaster();
+  EXPECT_NE(aLeads, c.w.node(b)->isMaster());
+  EXPECT_EQ(c.w.node(aLeads ? b : a)->masterHost(), c.w.node(aLeads ? a : b)->ip());
+}
+
+// Sentinel has failed over to a replica the operator cannot reach, while the old master,
+// cut off from the sentinels, still answers the operator as master. Keeping the one
+// master seen would re-point the sentinels at the old master and undo the failover
+// (found by kun-sim prop --seed 231): the operator waits until the named one answers.
+TEST(HealMaster, NeverUndoesAFailoverToAMasterOutOfReachFromHere) {
+  HealWorld w;
+  ASSERT_TRUE(w.converge()) << w.why();
+  const std::string old = w.health().masterIP;
+  w.loop.runFor(seconds(11));  // the sentinels have read the replicas' priorities (INFO every 10 s)
+  for (const auto& s : w.sentinelPods) w.net.cutBoth(old, s.ip);
+  auto asked = w.admin.command({w.sentinelPods[0].ip, rediscluster::layout::kSentinelPort},
+                               {"SENTINEL", "FAILOVER", "mymaster"});
+  ASSERT_TRUE(asked.ok() && !asked->isError());
+  std::string promoted;
+  auto switched = [&] {
+    for (const auto& p : w.redisPods)
+      if (auto* n = w.node(p.name); n && n->isMaster() && p.ip != old) promoted = p.ip;
+    if (promoted.empty()) return false;
+    for (const auto& s : w.view().sentinels)
+      if (s.master.ip != promoted || s.failoverInProgress()) return false;
+    return true;
+  };
+  ASSERT_TRUE(w.loop.runUntil(switched, w.loop.now() + seconds(30))) << w.allActions();
+  w.net.cutBoth(HealWorld::kOperatorIp, promoted);
+  ASSERT_EQ(w.view().masters().size(), 1u);  // the old one, as the operator sees it
+  const auto before = w.admin.stateChangingCalls();
+  for (int i = 0; i < 5; ++i) w.loop.runFor(w.pass().requeueAfter.value_or(seconds(1)));
+  EXPECT_EQ(w.admin.stateChangingCalls(), before) << w.allActions();
+  EXPECT_GT(w.countActions("Sentinel names master " + promoted + ", out of reach from here"), 0) << w.allActions();
+  for (const auto& s : w.view().sentinels) EXPECT_EQ(s.master.ip, promoted) << s.pod.name;
+  // Everything reachable again: Sentinel's master is kept, the old one follows it.
+  w.net.heal();
+  ASSERT_TRUE(w.converge()) << w.why() << w.allActions();
+  EXPECT_EQ(w.health().masterIP, promoted);
+}
+
 }  // namespace
 }  // namespace kun::test
