@@ -152,12 +152,12 @@ TEST(HealPassword, NoChangeBeforeTheObjectsAreWritten) {
 // A sentinel hung while the password changed keeps the old auth-pass, and nothing it
 // reports shows it until a node restarts: heal remembers it and gives it the new one once
 // it answers again.
-TEST(HealPassword, ASentinelThatMissedTheChangeGetsItOnceItAnswers) {
-  HealWorld w;
-  ASSERT_TRUE(w.converge()) << w.why();
+// The first sentinel hung through one pass that sets a first password, then resumed;
+// returns its pod.
+rediscluster::PodInfo hangThroughAPasswordChange(HealWorld& w) {
   const rediscluster::PodInfo hung = w.sentinelPods.front();
   auto* s = w.sim.sentinel({hung.ip, 26379});
-  ASSERT_NE(s, nullptr);
+  EXPECT_NE(s, nullptr);
   s->hang();
   w.rc.spec.password = "first-Secret";
   w.olderPasswords = {""};
@@ -167,6 +167,13 @@ TEST(HealPassword, ASentinelThatMissedTheChangeGetsItOnceItAnswers) {
   s->resume();
   w.loop.runFor(seconds(1));
   w.olderPasswords.clear();
+  return hung;
+}
+
+TEST(HealPassword, ASentinelThatMissedTheChangeGetsItOnceItAnswers) {
+  HealWorld w;
+  ASSERT_TRUE(w.converge()) << w.why();
+  const rediscluster::PodInfo hung = hangThroughAPasswordChange(w);
   (void)w.pass();
   EXPECT_NE(w.allActions().find(hung.name + ": SENTINEL SET auth-pass ***"), std::string::npos) << w.allActions();
   EXPECT_EQ(w.authPassOwed.count(hung.uid), 0u);
@@ -181,16 +188,7 @@ TEST(HealPassword, ASentinelSeeingAReplicaDownThatAnswersUsIsGivenTheAuthPassAga
   HealWorld w;
   ASSERT_TRUE(w.converge()) << w.why();
   const std::string master = w.health().masterIP;
-  const rediscluster::PodInfo hung = w.sentinelPods.front();
-  auto* s = w.sim.sentinel({hung.ip, 26379});
-  ASSERT_NE(s, nullptr);
-  s->hang();
-  w.rc.spec.password = "first-Secret";
-  w.olderPasswords = {""};
-  (void)w.pass();
-  s->resume();
-  w.loop.runFor(seconds(1));
-  w.olderPasswords.clear();
+  const rediscluster::PodInfo hung = hangThroughAPasswordChange(w);
   w.authPassOwed.clear();  // an operator restarted since
   w.password = "first-Secret";
   std::string replica;
