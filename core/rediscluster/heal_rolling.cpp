@@ -23,20 +23,6 @@ bool outdated(const HealRun& run, const RedisNodeView& n) {
 
 bool onNewRevision(const HealRun& run, const RedisNodeView& n) { return !outdated(run, n); }
 
-Next deletePod(HealRun& run, const RedisNodeView& n, const std::string& why) {
-  DeleteOptions opts;
-  if (!n.pod.uid.empty()) opts.preconditionUid = n.pod.uid;
-  auto st = run.ctx.kube.remove(res::pods, run.rc().namespaceOf(), n.pod.name, opts);
-  if (!st.ok() && !st.is(Reason::NotFound)) {
-    run.fail(makeError(st.error().reason, "delete pod " + n.pod.name + ": " + st.error().message));
-    return Next::Stop;
-  }
-  ++run.report.podsDeleted;
-  run.action("delete pod " + n.pod.name + " (" + why + ")");
-  run.requeue(HealPhase::Updating);
-  return Next::Stop;
-}
-
 // Whether enough sentinels to elect a leader (the quorum the operator sets is that
 // majority) each list at least `atLeast` replicas other than `excluded` that they would
 // promote. A re-created pod is learnt from the master's INFO, and its priority once in

@@ -118,4 +118,18 @@ std::int32_t sentinelsAbleToFailOver(const HealRun& run, const RedisNodeView* ex
   return able;
 }
 
+Next deletePod(HealRun& run, const RedisNodeView& n, const std::string& why, HealPhase phase) {
+  DeleteOptions opts;
+  if (!n.pod.uid.empty()) opts.preconditionUid = n.pod.uid;
+  auto st = run.ctx.kube.remove(res::pods, run.rc().namespaceOf(), n.pod.name, opts);
+  if (!st.ok() && !st.is(Reason::NotFound)) {
+    run.fail(makeError(st.error().reason, "delete pod " + n.pod.name + ": " + st.error().message));
+    return Next::Stop;
+  }
+  ++run.report.podsDeleted;
+  run.action("delete pod " + n.pod.name + " (" + why + ")");
+  run.requeue(phase);
+  return Next::Stop;
+}
+
 }  // namespace kun::rediscluster::healstep

@@ -80,6 +80,9 @@ Next healRolling(HealRun& run);         // heal_rolling.cpp
 
 // Shared helpers.
 bool isCurrentRedisIp(const ClusterView& v, const std::string& ip);
+// Deletes n's pod (the StatefulSet makes it again) and ends the pass: an action, requeued
+// in `phase`.
+Next deletePod(HealRun& run, const RedisNodeView& n, const std::string& why, HealPhase phase = HealPhase::Updating);
 // Whether the pod keeps its place after a scale-down to spec.size.
 bool staysAfterScale(const api::RedisCluster& rc, const RedisNodeView& n);
 // Whether a sentinel would promote the replica it lists as r, n being the node at r's

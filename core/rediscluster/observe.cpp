@@ -166,6 +166,9 @@ void readRedis(RedisAdmin& admin, const PodInfo& pod, const std::vector<std::str
     v.error = Error{};
     return;
   }
+  // Every password refused (wrong, or sent to a node that has none): an Auth error, however
+  // the node worded its last refusal.
+  v.error = makeError(Reason::Auth, v.error.message);
 }
 
 // observeSentinel into a default-constructed view, as readRedis.

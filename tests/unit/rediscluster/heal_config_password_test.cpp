@@ -199,6 +199,38 @@ TEST(HealPassword, ASentinelSeeingAReplicaDownThatAnswersUsIsGivenTheAuthPassAga
   EXPECT_GT(w.countActions(hung.name + ": SENTINEL SET auth-pass ***"), 0) << w.allActions();
 }
 
+// A replica hung through two password changes knows neither password the auth Secret
+// keeps (the current one and the one before): nothing can be told to it and it cannot
+// replicate. Its pod is made again, to start with the current password (found by kun-sim
+// prop --seeds 416, 420).
+TEST(HealPassword, APodHungThroughTwoPasswordChangesIsMadeAgain) {
+  HealWorld w;
+  ASSERT_TRUE(w.converge()) << w.why();
+  const std::string master = w.health().masterIP;
+  rediscluster::PodInfo hung;
+  for (const auto& p : w.redisPods)
+    if (p.ip != master) hung = p;
+  w.node(hung.name)->hang();
+  w.rc.spec.password = "first-Secret";
+  w.olderPasswords = {""};
+  (void)w.pass();
+  w.rc.spec.password = "second-Secret";
+  w.olderPasswords = {"first-Secret"};
+  (void)w.pass();
+  EXPECT_TRUE(w.kube.deleted.empty()) << w.allActions();  // hung: it does not answer at all
+  w.node(hung.name)->resume();
+  w.loop.runFor(seconds(1));
+  (void)w.pass();
+  ASSERT_EQ(w.kube.deleted, std::vector<std::string>{hung.name}) << w.allActions();
+  EXPECT_EQ(w.countActions("delete pod " + hung.name + " (refuses every password known"), 1) << w.allActions();
+  w.olderPasswords.clear();
+  w.password = "second-Secret";
+  w.recreateRedisPod(hung.name);  // as the StatefulSet does
+  ASSERT_TRUE(w.converge()) << w.why() << w.allActions();
+  EXPECT_EQ(w.health().masterIP, master);
+  EXPECT_EQ(w.kube.deleted.size(), 1u);
+}
+
 TEST(HealPassword, AFirstPasswordIsSetOnAClusterWithout) {
   HealWorld w;
   ASSERT_TRUE(w.converge()) << w.why();
