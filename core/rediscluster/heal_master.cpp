@@ -170,13 +170,23 @@ Next noMaster(HealRun& run) {
   }
   const RedisNodeView* best = choose(run, replicas);
   // The best has not a byte yet (no sync finished since it started): promoting it would
-  // make every node resync to nothing. While the master's pod still runs and does not
-  // answer (out of reach, or hung: the kubelet's liveness probe restarts a hung process),
-  // its data may come back; once it answers, what it holds is all there is.
-  if (best->offset() <= 0 && !podGone && named->pod.running && !named->reachable && !run.opt().promoteOldestForTest) {
-    run.waiting("master " + sm.ip + " out of reach and no replica holds data yet; its pod runs, waiting");
-    run.requeue(HealPhase::Recovering);
-    return Next::Stop;
+  // make every node resync to nothing. While a pod that may hold the data still runs and
+  // does not answer — the master Sentinel names, or any other (out of reach, or hung: the
+  // kubelet's liveness probe restarts a hung process) — that data may come back; once
+  // they answer, what they hold is all there is. (Found by kun-sim prop --seed 434: the
+  // named master's pod was gone, the old master and a replica hung, and a new empty pod
+  // was promoted.)
+  if (best->offset() <= 0 && !run.opt().promoteOldestForTest) {
+    const auto mayHoldData = [](const RedisNodeView& n) { return !n.reachable && n.pod.running && !n.pod.terminating; };
+    const RedisNodeView* waitFor = !podGone && mayHoldData(*named) ? named : nullptr;
+    for (const auto& n : view.redis)
+      if (!waitFor && mayHoldData(n)) waitFor = &n;
+    if (waitFor) {
+      run.waiting((waitFor == named ? "master " + sm.ip : waitFor->pod.name) +
+                  " out of reach and no replica holds data yet; its pod runs, waiting");
+      run.requeue(HealPhase::Recovering);
+      return Next::Stop;
+    }
   }
   return promote(run, *best, HealPhase::Recovering, "no master");
 }

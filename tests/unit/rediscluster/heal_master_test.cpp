@@ -335,5 +335,29 @@ TEST(HealMaster, NeverUndoesAFailoverToAMasterOutOfReachFromHere) {
   EXPECT_EQ(w.health().masterIP, promoted);
 }
 
+// No master, the master Sentinel named is gone, and the only replica that answers is a new
+// pod with no data yet, while the pods that hold the data run but hang. Promoting the
+// empty one would have every node resync to nothing once they answer (found by kun-sim
+// prop --seed 434): heal waits for them instead.
+TEST(HealMaster, NeverPromotesAnEmptyReplicaWhileAPodThatMayHoldTheDataRuns) {
+  LostMaster c;  // the master's pod and every sentinel gone; pod 2 has the writes
+  ASSERT_TRUE(c.ok) << c.w.why();
+  const auto holder = c.w.redisPod(2)->name, fresh = c.w.redisPod(1)->name;
+  c.w.node(holder)->hang();
+  c.w.recreateRedisPod(fresh);
+  c.w.loop.runFor(milliseconds(200));
+  // Told to follow the old master before it went (it is no longer on the placeholder).
+  ASSERT_TRUE(c.w.admin.command(c.w.redisEp(1), {"REPLICAOF", c.masterIp, "6379"}).ok());
+  c.w.loop.runFor(seconds(1));
+  for (int i = 0; i < 5; ++i) c.w.loop.runFor(c.w.pass().requeueAfter.value_or(seconds(1)));
+  EXPECT_EQ(c.w.countActions("promoted to master (no master)"), 0) << c.w.allActions();
+  EXPECT_GT(c.w.countActions(holder + " out of reach and no replica holds data yet"), 0) << c.w.allActions();
+  c.w.node(holder)->resume();
+  c.w.loop.runFor(seconds(1));
+  (void)c.w.pass();
+  EXPECT_TRUE(c.w.node(holder)->isMaster()) << c.w.allActions();
+  EXPECT_EQ(c.w.node(holder)->data().count("k19"), 1u);
+}
+
 }  // namespace
 }  // namespace kun::test
