@@ -665,14 +665,15 @@ void Runner::liveness() {
   for (const auto& d : deleted_) checkDeleted(d, std::max(healedBy - w_.loop().now(), Duration(seconds(30))));
   // Quiet: a healthy cluster costs the operator nothing but reads. The window opens once the
   // operator has settled (no write for kSettle: its caches may lag the world it just fixed,
-  // e.g. after delayed watches; and no failed reconcile waiting for its backed-off retry,
-  // e.g. a status write refused during an API fault); an operator that never settles fails
-  // here too.
+  // e.g. after delayed watches; no failed reconcile waiting for its backed-off retry, e.g. a
+  // status write refused during an API fault; and its cache of the cluster is the stored
+  // one, e.g. not a watch still backing off after an outage with an edit made meanwhile);
+  // an operator that never settles fails here too.
   std::uint64_t api = w_.operatorApiWrites(), redis = w_.operatorRedisWrites();
   TimePoint lastWrite = w_.loop().now();
   const auto retrying = [&] {
     for (const auto& c : clusters_)
-      if (w_.operatorRetrying(c.ns + "/" + c.name)) return true;
+      if (w_.operatorRetrying(c.ns + "/" + c.name) || w_.operatorBehind(c.ns, c.name)) return true;
     return false;
   };
   (void)waitUntil(

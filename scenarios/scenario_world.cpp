@@ -497,4 +497,12 @@ bool ScenarioWorld::operatorRetrying(const std::string& key) {
   return op_ && op_->controller().queue().numRequeues(key) > 0;
 }
 
+bool ScenarioWorld::operatorBehind(const std::string& ns, const std::string& name) {
+  if (!op_) return false;
+  const ObjectPtr cached = op_->caches().clusters().get(ns, name);
+  auto stored = harness_.getShared(res::redisclusters, ns, name);
+  if (!stored.ok()) return cached != nullptr;
+  return !cached || meta::fieldView(*cached, "resourceVersion") != meta::fieldView(**stored, "resourceVersion");
+}
+
 }  // namespace kun::scenario

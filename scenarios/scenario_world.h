@@ -99,6 +99,9 @@ class ScenarioWorld final : public chaos::OperatorControl {
   // Whether the operator holds the cluster "ns/name" in failure back-off: its last
   // reconcile failed and a retry is scheduled (WorkQueue::numRequeues).
   bool operatorRetrying(const std::string& key);
+  // Whether the operator's cache of the cluster lags the store (its watch broken and not
+  // yet listed again, or an event not delivered yet): it has not seen the cluster as it is.
+  bool operatorBehind(const std::string& ns, const std::string& name);
   // The same, by "verb resource" (CountingClient::writesByKind).
   const std::map<std::string, std::uint64_t>& operatorApiWritesByKind() const { return opClient_.writesByKind(); }
   std::uint64_t operatorRedisWrites() const;

@@ -65,7 +65,8 @@ struct ClusterMemo {
   std::optional<StatefulSetFacts> statefulsets;
   std::optional<std::pair<std::uint64_t, std::string>> sentinelServiceIP;
 
-  // The stored cluster and the report whose next status was found equal to the stored one.
+  // The stored cluster and the report whose next status was found equal to the stored one,
+  // or was written over it.
   // nextStatus() reads the clock only for a condition it changes, so the same report over
   // the same stored cluster is again "nothing to write".
   ObjectPtr statusUnchangedFor;

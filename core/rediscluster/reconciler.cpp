@@ -103,6 +103,9 @@ std::size_t Reconciler::clustersRemembered() const {
 Result<bool> Reconciler::writeStatus(const api::RedisCluster& stored, const api::RedisClusterStatus& next) {
   auto wrote = writeStatusIfChanged(seams_.kube, stored, next);
   if (wrote && *wrote) bump(stats_.statusWrites);
+  if (!wrote && seams_.trace)
+    seams_.trace->record(seams_.loop.now(), "reconciler",
+                         meta::key(*stored.original) + ": status not written: " + wrote.error().toString());
   return wrote;
 }
 
@@ -485,7 +488,12 @@ ReconcileResult Reconciler::reconcileValid(const Object& stored, ClusterState& s
     auto next = nextStatus(parsed.status, report, memo.statusTime.at(seams_.loop.wallMicros()));
     next.acceptedSpec = acceptedSpecOf(parsed, memo);
     wrote = writeStatus(parsed, next);
-    if (wrote && !*wrote) {
+    // Unchanged, or written: either way this report needs no write over this cached
+    // object again. Written, the cache normally brings the object back at once (a new
+    // one); while its watch is broken it does not, and writing the same report over the
+    // stale object again would only meet a conflict, pass after pass (kun-sim prop --seed
+    // 436).
+    if (wrote) {
       memo.statusUnchangedFor = memo.stored;
       memo.statusReport = report;
     }
@@ -494,8 +502,9 @@ ReconcileResult Reconciler::reconcileValid(const Object& stored, ClusterState& s
   reportHealth(meta::key(stored), isHealthy);
   // A transition is announced once the status saying so is written: a write refused for a
   // stale cache is retried, and each retry would announce it again.
-  if (wrote && isHealthy && !wasHealthy) event(stored, EventType::Normal, "Healthy", report.message, passwords);
-  if (wrote && !isHealthy && wasHealthy) event(stored, EventType::Warning, "Unhealthy", report.message, passwords);
+  const bool written = wrote && *wrote;  // not when found unchanged, or already written
+  if (written && isHealthy && !wasHealthy) event(stored, EventType::Normal, "Healthy", report.message, passwords);
+  if (written && !isHealthy && wasHealthy) event(stored, EventType::Warning, "Unhealthy", report.message, passwords);
 
   if (!healed.status.ok()) {
     bump(stats_.failures);
