@@ -26,9 +26,10 @@ bool aimedAtReplica(const chaos::Fault& f) {
   }
 }
 
-// The violation when fewer sentinels than a failover needs could take part in one.
+// The violation when fewer sentinels than a failover needs could take part in one (with
+// the replica at `without` gone, when given).
 std::optional<std::string> tooFewAble(const api::RedisCluster& rc, const rediscluster::ClusterView& view,
-                                      const std::string& master) {
+                                      const std::string& master, std::string_view without = {}) {
   std::set<std::string> redisIps, sentinelIps;
   for (const auto& n : view.redis)
     if (!n.pod.ip.empty() && n.pod.ip != master) redisIps.insert(n.pod.ip);
@@ -45,7 +46,7 @@ std::optional<std::string> tooFewAble(const api::RedisCluster& rc, const rediscl
     else if (std::none_of(s.replicas.begin(), s.replicas.end(), [&](const auto& r) {
                // A node with replica-priority 0 (booted so, until in sync) is never promoted.
                const auto* n = view.redisByIp(r.ip);
-               return redisIps.count(r.ip) > 0 && n && n->replicaPriority != 0;
+               return redisIps.count(r.ip) > 0 && n && n->replicaPriority != 0 && r.ip != without;
              }))
       why = "knows no replica to promote";
     else if (std::count_if(s.peers.begin(), s.peers.end(), [&](const auto& p) { return sentinelIps.count(p.ip) > 0; }) <
@@ -60,22 +61,23 @@ std::optional<std::string> tooFewAble(const api::RedisCluster& rc, const rediscl
 
 }  // namespace
 
-void FailoverReadiness::beforeFault(const rediscluster::ClusterView& view, const std::string& master) {
-  // Replicas Sentinel could promote: in sync with the master, promotable by their priority.
-  inSyncBeforeFault_ = static_cast<std::size_t>(std::count_if(view.redis.begin(), view.redis.end(), [&](const auto& n) {
-    return n.isReplica() && n.inSync() && n.replicaPriority != 0 && n.pod.ip != master;
-  }));
+void FailoverReadiness::beforeFault(const api::RedisCluster& rc, const rediscluster::ClusterView& view,
+                                    const std::string& master) {
+  // Whichever replica the fault hits, enough sentinels still know another to promote.
+  spareBeforeFault_ = !master.empty() && std::none_of(view.redis.begin(), view.redis.end(), [&](const auto& n) {
+    return !n.pod.ip.empty() && n.pod.ip != master && tooFewAble(rc, view, master, n.pod.ip).has_value();
+  });
 }
 
 void FailoverReadiness::onFault(const chaos::FaultRecord& r) {
   if (!r.applied) return;
   if (!r.ended) {
-    // A fault on a replica leaves the others to promote, unless it hits the last one in
-    // sync (the other being rolled by the operator, or still syncing): then it excuses
-    // as any other fault does.
+    // A fault on a replica leaves the others to promote, unless it hits the last one the
+    // sentinels know as promotable (the other being rolled by the operator, still syncing,
+    // or not yet learnt by them): then it excuses as any other fault does.
     const bool replica = aimedAtReplica(r.fault);
-    Excuse e{r.began, replica, replica && inSyncBeforeFault_ >= 2, !chaos::hasDuration(r.fault.kind), std::nullopt};
-    inSyncBeforeFault_ = 0;
+    Excuse e{r.began, replica, replica && spareBeforeFault_, !chaos::hasDuration(r.fault.kind), std::nullopt};
+    spareBeforeFault_ = false;
     if (e.ended) e.endedAt = r.began;
     active_.push_back(e);
     return;

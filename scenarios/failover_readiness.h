@@ -11,8 +11,8 @@
 // be able, except while faults excuse it: any fault from its start until the cluster is
 // healthy again after it ended (healthy for kSettle without a break, as the world may
 // not have reacted to an instant fault yet when it is first judged), except a single
-// fault aimed at a replica while two or more were in sync (the others are there to
-// promote; one that hits the last replica in sync excuses like any other).
+// fault aimed at a replica while, whichever replica it hits, enough sentinels know another
+// to promote (one that can hit the last such replica excuses like any other).
 #include <cstddef>
 #include <memory>
 #include <optional>
@@ -29,8 +29,9 @@ namespace kun::scenario {
 class FailoverReadiness {
  public:
   // Just before a fault is applied: the cluster as it is then (master = the single
-  // writable master, "" when none), for how many replicas in sync the fault leaves.
-  void beforeFault(const rediscluster::ClusterView& view, const std::string& master);
+  // writable master, "" when none), for whether a fault on any one replica leaves the
+  // sentinels another to promote.
+  void beforeFault(const api::RedisCluster& rc, const rediscluster::ClusterView& view, const std::string& master);
   // A fault began (ended unset) or ended.
   void onFault(const chaos::FaultRecord& r);
   // Every verdict of assessHealth on the cluster, as the runner computes them.
@@ -47,12 +48,12 @@ class FailoverReadiness {
   struct Excuse {
     TimePoint began{};
     bool aimedAtReplica = false;
-    bool replicaOnly = false;  // aimed at a replica, with others in sync: excuses nothing
+    bool replicaOnly = false;  // aimed at a replica, with others to promote: excuses nothing
     bool ended = false;
     std::optional<TimePoint> endedAt;  // an instant fault's start
   };
   static constexpr Duration kSettle = seconds(5);
-  std::size_t inSyncBeforeFault_ = 0;  // beforeFault's count, for the fault that follows
+  bool spareBeforeFault_ = false;  // beforeFault's finding, for the fault that follows
   std::vector<Excuse> active_;  // faults not yet followed by kSettle of health after their end
   bool seenHealthy_ = false;     // the cluster was first healthy (bootstrap excuses itself)
   std::optional<TimePoint> healthySince_;

@@ -442,7 +442,7 @@ void Runner::beforeFault(const chaos::Fault& f) {
   if (auto rc = cluster(primary_)) {
     const auto view = w_.observe(*rc);
     const auto& masters = samples_[primary_.name].verdicts.of(rc, view).masters;
-    readiness_.beforeFault(*view, masters.size() == 1 ? masters[0] : kNoMaster);
+    readiness_.beforeFault(*rc, *view, masters.size() == 1 ? masters[0] : kNoMaster);
   }
 }
 

@@ -105,10 +105,11 @@ TEST(FailoverReadiness, CountsTheAbleSentinelsAgainOnlyForAnotherClusterViewOrMa
   EXPECT_EQ(r.counted(), 4u);
 }
 
-// A fault on a replica excuses nothing while another replica in sync is there to promote;
-// one that hits the last replica in sync (the other being rolled, or still syncing)
-// excuses the cluster as any fault does, until it is healthy again after it.
-TEST(FailoverReadiness, AFaultOnTheLastReplicaInSyncExcusesLikeAnyOther) {
+// A fault on a replica excuses nothing while, whichever replica it hits, the sentinels know
+// another to promote; one that can hit the last replica they know (the other being rolled,
+// still syncing, or not learnt yet) excuses the cluster as any fault does, until it is
+// healthy again after it.
+TEST(FailoverReadiness, AFaultOnTheLastReplicaTheSentinelsKnowExcusesLikeAnyOther) {
   Healthy h;
   ASSERT_TRUE(h.ok) << h.w.why();
   const std::string master = h.w.health().masterIP;
@@ -121,18 +122,19 @@ TEST(FailoverReadiness, AFaultOnTheLastReplicaInSyncExcusesLikeAnyOther) {
 
   FailoverReadiness spare;
   spare.onHealth(TimePoint{}, true);
-  spare.beforeFault(*h.view, master);  // two replicas in sync
+  spare.beforeFault(*h.rc, *h.view, master);  // every sentinel knows both replicas
   spare.onFault(kill);
   EXPECT_TRUE(spare.sample(h.rc, noneKnown, master).has_value());
 
-  auto oneInSync = std::make_shared<ClusterView>(*h.view);
-  int syncing = 0;
-  for (auto& n : oneInSync->redis)
-    if (n.isReplica() && syncing++ == 0) n.replication.masterSyncInProgress = true;
-  ASSERT_EQ(syncing, 2);
+  auto oneKnown = std::make_shared<ClusterView>(*h.view);
+  for (auto& s : oneKnown->sentinels) {
+    ASSERT_EQ(s.replicas.size(), 2u) << s.pod.name;
+    s.replicas.pop_back();  // the other not learnt yet
+  }
   FailoverReadiness last;
   last.onHealth(TimePoint{}, true);
-  last.beforeFault(*oneInSync, master);
+  ASSERT_EQ(last.sample(h.rc, oneKnown, master), std::nullopt);  // able, before the fault
+  last.beforeFault(*h.rc, *oneKnown, master);
   last.onFault(kill);
   EXPECT_EQ(last.sample(h.rc, noneKnown, master), std::nullopt);
   // Healthy for kSettle after the (instant) fault: the excuse is gone.
