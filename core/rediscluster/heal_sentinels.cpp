@@ -126,9 +126,13 @@ Next healSentinels(HealRun& run) {
         const RedisNodeView* n = run.view().redisByIp(ip);
         return n != nullptr && n->reachable;
       };
+      // A replica: down although its link is up (it answers, but not PONG: NOAUTH), not
+      // cut off (a partition leaves the link disconnected, and re-sending auth-pass would
+      // only drop the sentinel's connections on every pass while it lasts).
       const bool seesDown = (master && master->reachable && s.master.flags.down()) ||
-                            std::any_of(s.replicas.begin(), s.replicas.end(),
-                                        [&](const auto& r) { return r.flags.down() && answersUs(r.ip); });
+                            std::any_of(s.replicas.begin(), s.replicas.end(), [&](const auto& r) {
+                              return r.flags.down() && !r.flags.disconnected && answersUs(r.ip);
+                            });
       const bool reauth = owed || (!run.passwordChanged && seesDown);
       next = adjust(run, s, settings, reauth);
     }
