@@ -61,6 +61,9 @@ struct HealOptions {
   // need not re-read what the last one read; the periodic recheck of a healthy cluster
   // (30 s) still finds a parameter changed by hand.
   Duration configRecheck = seconds(30);
+  // How long after giving a sentinel its auth-pass again, for a node it sees down that
+  // answers the operator, the same sign may have it given again.
+  Duration authPassResend = seconds(30);
 
   // Test-only switches that put back the failures of other operators, so the harness can
   // show that it catches them. All off in the product.
@@ -128,6 +131,10 @@ struct HealContext {
   // not hold the password in force, nor the StatefulSets their template, so no password
   // change, roll or scale-down starts; Redis is still healed.
   bool objectsEnsured = true;
+  // Per sentinel pod uid, when auth-pass was last given again for a sign of an old one (a
+  // node it sees down that answers us): not again within HealOptions::authPassResend, as
+  // each time drops its connections (kept by the caller; null: never given for a sign).
+  std::map<std::string, TimePoint>* authPassResent = nullptr;
 };
 
 struct HealReport {

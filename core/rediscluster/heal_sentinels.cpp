@@ -126,15 +126,18 @@ Next healSentinels(HealRun& run) {
         const RedisNodeView* n = run.view().redisByIp(ip);
         return n != nullptr && n->reachable;
       };
-      // A replica: down although its link is up (it answers, but not PONG: NOAUTH), not
-      // cut off (a partition leaves the link disconnected, and re-sending auth-pass would
-      // only drop the sentinel's connections on every pass while it lasts).
-      const bool seesDown = (master && master->reachable && s.master.flags.down()) ||
-                            std::any_of(s.replicas.begin(), s.replicas.end(), [&](const auto& r) {
-                              return r.flags.down() && !r.flags.disconnected && answersUs(r.ip);
-                            });
-      const bool reauth = owed || (!run.passwordChanged && seesDown);
-      next = adjust(run, s, settings, reauth);
+      // Given for such a sign at most once per authPassResend: a node cut off from the
+      // sentinels (a partition) is down for them too, and each time drops their connections.
+      bool sign = !run.passwordChanged && ((master && master->reachable && s.master.flags.down()) ||
+                                           std::any_of(s.replicas.begin(), s.replicas.end(), [&](const auto& r) {
+                                             return r.flags.down() && answersUs(r.ip);
+                                           }));
+      if (sign && run.ctx.authPassResent) {
+        const auto at = run.ctx.authPassResent->find(s.pod.uid);
+        sign = at == run.ctx.authPassResent->end() || run.ctx.now - at->second >= run.opt().authPassResend;
+      }
+      next = adjust(run, s, settings, owed || sign);
+      if (sign && next != Next::Stop && run.ctx.authPassResent) (*run.ctx.authPassResent)[s.pod.uid] = run.ctx.now;
     }
     if (next == Next::Stop) return Next::Stop;
     if (run.ctx.authPassOwed) run.ctx.authPassOwed->erase(s.pod.uid);  // monitor and adjust both set auth-pass

@@ -386,6 +386,7 @@ HealReport Reconciler::healRedis(const Object& stored, const api::RedisCluster& 
   HealContext ctx{seams_.redis, seams_.kube, rc, view, passwords,
                   statefulSetFacts(ns, name, memo).rollout.redisUpdateRevision, opts_.heal,
                   &state.configChecks, seams_.loop.now(), &state.failoverSeen, &state.authPassOwed, objectsEnsured};
+  ctx.authPassResent = &state.authPassResent;
   HealReport healed = steps_.heal(ctx);
   bump(stats_.healActions, healed.actions.size());
   for (const auto& a : healed.actions) {

@@ -157,6 +157,7 @@ class Reconciler {
     std::optional<std::pair<std::int64_t, std::string>> rejected;
     std::map<std::string, TimePoint> failoverSeen;  // HealContext::failoverSeen
     std::set<std::string> authPassOwed;              // HealContext::authPassOwed
+    std::map<std::string, TimePoint> authPassResent;  // HealContext::authPassResent
   };
   // By key. statesMu_ guards the map's structure only (find, insert, erase), never an
   // entry's contents: those belong to the key's reconcile.

@@ -173,6 +173,7 @@ struct HealWorld {
     ctx.now = loop.now();
     ctx.failoverSeen = &failoverSeen;
     ctx.authPassOwed = &authPassOwed;
+    ctx.authPassResent = &authPassResent;
     ctx.objectsEnsured = objectsEnsured;
     auto r = rediscluster::heal(ctx);
     reports.push_back(r);
@@ -228,6 +229,7 @@ struct HealWorld {
   rediscluster::ConfigChecks* configChecks = nullptr;  // as the reconciler keeps it; null: none
   std::map<std::string, TimePoint> failoverSeen;        // as the reconciler keeps it
   std::set<std::string> authPassOwed;                   // likewise
+  std::map<std::string, TimePoint> authPassResent;      // likewise
   std::string password;  // what newly created processes boot with (auth.conf)
   std::vector<std::string> olderPasswords;
   std::string revision = "redis-cluster-test-r1";
