@@ -195,5 +195,30 @@ TEST(HealSentinelReset, AFreshSentinelIsNotResetWhileItDiscovers) {
   EXPECT_LE(w.countActions("SENTINEL RESET"), 2) << w.allActions();
 }
 
+// A sentinel cut off from a replica that answers the operator shows the sign of an old
+// auth-pass (it sees that replica down); the auth-pass is given again for it, but at most
+// once per authPassResend, as each time drops the sentinel's connections.
+TEST(HealSentinels, TheAuthPassIsGivenForASignAtMostOncePerPeriod) {
+  HealWorld w;
+  ASSERT_TRUE(w.converge()) << w.why();
+  const std::string master = w.health().masterIP;
+  std::string replica;
+  for (const auto& p : w.redisPods)
+    if (p.ip != master) replica = p.ip;
+  const rediscluster::PodInfo cut = w.sentinelPods.front();
+  w.net.cutBoth(cut.ip, replica);
+  const std::string given = cut.name + ": SENTINEL SET auth-pass ***";
+  const auto passesFor = [&](Duration d) {
+    for (const TimePoint until = w.loop.now() + d; w.loop.now() < until;) {
+      (void)w.pass();
+      w.loop.runFor(seconds(1));
+    }
+  };
+  passesFor(seconds(20));
+  EXPECT_EQ(w.countActions(given), 1) << w.allActions();
+  passesFor(w.options.authPassResend);
+  EXPECT_EQ(w.countActions(given), 2) << w.allActions();
+}
+
 }  // namespace
 }  // namespace kun::test
