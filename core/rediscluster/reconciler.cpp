@@ -403,6 +403,14 @@ HealReport Reconciler::healRedis(const Object& stored, const api::RedisCluster& 
 }
 
 ReconcileResult Reconciler::reconcileValid(const Object& stored, ClusterState& state) {
+  // A failed write (Ensure, the status) backs off as any failure, unless Redis is being
+  // healed: two masters left by a partition must not wait out a back-off grown through a
+  // long API outage (kun-sim prop --seed 611); the pass comes back at the heal's pace. A
+  // server's Retry-After still rules.
+  const auto failedWhileHealing = [this](const Error& e, bool healing) {
+    if (healing && e.retryAfterSeconds <= 0) return ReconcileResult::requeueAfter(opts_.heal.requeueAfter);
+    return ReconcileResult::failed(e);
+  };
   ClusterMemo& memo = state.memo;
   const api::RedisCluster& parsed = memo.parsed;
   const api::RedisCluster& rc = memo.defaulted;
@@ -447,7 +455,7 @@ ReconcileResult Reconciler::reconcileValid(const Object& stored, ClusterState& s
     // Redis needs no API server: two masters after a partition, a replica of a dead
     // address, must not wait out an API outage or a refused object. Healed, then retried
     // for the objects.
-    (void)healRedis(stored, rc, view, passwords, ns, name, state, memo, false);
+    const HealReport healing = healRedis(stored, rc, view, passwords, ns, name, state, memo, false);
     if (!transient(e.reason)) {
       StatusReport report;
       report.failed = true;
@@ -456,7 +464,7 @@ ReconcileResult Reconciler::reconcileValid(const Object& stored, ClusterState& s
       report.observedGeneration = rc.generation();
       (void)writeStatus(parsed, nextStatus(parsed.status, report, memo.statusTime.at(seams_.loop.wallMicros())));
     }
-    return ReconcileResult::failed(e);
+    return failedWhileHealing(e, healing.requeueAfter.has_value() || !healing.actions.empty());
   }
 
   const HealReport healed = healRedis(stored, rc, view, passwords, ns, name, state, memo, true);
@@ -512,7 +520,7 @@ ReconcileResult Reconciler::reconcileValid(const Object& stored, ClusterState& s
     event(stored, EventType::Warning, "HealFailed", healed.status.error().message, passwords);
     return ReconcileResult::failed(healed.status.error());
   }
-  if (!wrote) return ReconcileResult::failed(wrote.error());
+  if (!wrote) return failedWhileHealing(wrote.error(), !isHealthy || healed.requeueAfter.has_value());
   if (healed.requeueAfter) return ReconcileResult::requeueAfter(*healed.requeueAfter);
   if (!isHealthy) return ReconcileResult::requeueAfter(opts_.heal.requeueAfter);
   return ReconcileResult::requeueAfter(opts_.healthyRecheck);
