@@ -36,12 +36,6 @@ std::vector<std::string_view> fieldsOf(FaultKind k) {
   return f;
 }
 
-std::string kindList() {
-  std::string out;
-  for (auto k : chaos::allFaultKinds()) out += (out.empty() ? "" : ", ") + std::string(chaos::faultKindName(k));
-  return out;
-}
-
 template <class T, class F>
 Status take(Result<std::optional<T>> r, F&& assign) {
   if (!r) return r.error();
@@ -58,10 +52,10 @@ Status take(Result<std::optional<T>> r, F&& assign) {
 
 Result<Fault> parseFault(const YAML::Node& n, const YamlPlace& where, bool allowAt) {
   KUN_TRY(expectMap(n, where));
-  auto kindName = required(optString(n, "kind", where), where, "kind", "a fault kind (" + kindList() + ")");
+  auto kindName = required(optString(n, "kind", where), where, "kind", "a fault kind (" + chaos::faultKindList() + ")");
   if (!kindName) return kindName.error();
   const auto kind = chaos::faultKindFromName(*kindName);
-  if (!kind) return yamlError(where.child("kind", n["kind"]), "one of " + kindList(), describeNode(n["kind"]));
+  if (!kind) return yamlError(where.child("kind", n["kind"]), "one of " + chaos::faultKindList(), describeNode(n["kind"]));
   Fault f;
   f.kind = *kind;
   auto allowed = fieldsOf(f.kind);

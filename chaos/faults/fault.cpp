@@ -100,6 +100,12 @@ const std::vector<FaultKind>& allFaultKinds() {
   return all;
 }
 
+std::string faultKindList() {
+  std::string out;
+  for (const auto& i : kKinds) out += (out.empty() ? "" : ", ") + std::string(i.name);
+  return out;
+}
+
 std::string_view partitionModeName(PartitionMode m) { return nameIn(kModes, m); }
 std::optional<PartitionMode> partitionModeFromName(std::string_view name) {
   return keyIn<PartitionMode>(kModes, name);

@@ -78,6 +78,8 @@ struct Fault {
 std::string_view faultKindName(FaultKind k);  // "pod-kill", ...
 std::optional<FaultKind> faultKindFromName(std::string_view name);
 const std::vector<FaultKind>& allFaultKinds();
+// Every kind's name, comma-separated, for error messages that say what is expected.
+std::string faultKindList();
 std::string_view partitionModeName(PartitionMode m);  // "master-sentinels", ...
 std::optional<PartitionMode> partitionModeFromName(std::string_view name);
 std::string_view paramName(Param p);  // "config", "size", ..., "sentinel-config"

@@ -139,7 +139,10 @@ Result<std::set<FaultKind>> parseFaultKinds(std::string_view list) {
     const auto name = list.substr(p, q - p);
     if (!name.empty()) {
       auto k = faultKindFromName(name);
-      if (!k) return makeError(Reason::Invalid, "unknown fault kind \"" + std::string(name) + "\"", "faults");
+      if (!k)
+        return makeError(Reason::Invalid,
+                         "unknown fault kind \"" + std::string(name) + "\" (expected one of: " + faultKindList() + ")",
+                         "faults");
       out.insert(*k);
     }
     p = q + 1;

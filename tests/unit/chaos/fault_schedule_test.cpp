@@ -125,6 +125,9 @@ TEST(Schedules, KindLists) {
   auto bad = parseFaultKinds("pod-kill,bogus");
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.error().message.find("bogus"), std::string::npos);
+  // The message names every kind there is, so a typo is fixed without the source.
+  for (const FaultKind kind : allFaultKinds())
+    EXPECT_NE(bad.error().message.find(std::string(faultKindName(kind))), std::string::npos) << faultKindName(kind);
 }
 
 TEST(ScheduleRunner, BeginsAndEndsOnTimeAndSkipsMissingTargets) {
