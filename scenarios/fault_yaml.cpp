@@ -55,7 +55,8 @@ Result<Fault> parseFault(const YAML::Node& n, const YamlPlace& where, bool allow
   auto kindName = required(optString(n, "kind", where), where, "kind", "a fault kind (" + chaos::faultKindList() + ")");
   if (!kindName) return kindName.error();
   const auto kind = chaos::faultKindFromName(*kindName);
-  if (!kind) return yamlError(where.child("kind", n["kind"]), "one of " + chaos::faultKindList(), describeNode(n["kind"]));
+  if (!kind)
+    return yamlError(where.child("kind", n["kind"]), "one of " + chaos::faultKindList(), describeNode(n["kind"]));
   Fault f;
   f.kind = *kind;
   auto allowed = fieldsOf(f.kind);
