@@ -6,9 +6,10 @@
 //   Sentinel is about to fail over: wait for it, up to about two failover timeouts after
 //   the replicas lost their master (their own INFO says since when). After that, or when
 //   no quorum of sentinels monitors anything, or when they know no live replica to promote,
-//   promote the replica with the highest offset — never the oldest pod (an empty,
-//   just-recreated pod can be the oldest-named), never a pod that is going away, and not
-//   one without data while the master the sentinels name does not answer but its pod runs.
+//   promote the replica with the highest offset (with no offsets to compare, the one with
+//   the most keys) — never the oldest pod (an empty, just-recreated pod can be the
+//   oldest-named), never a pod that is going away, and not one without data while the
+//   master the sentinels name does not answer but its pod runs.
 // - Several: keep the one the sentinels name (clients follow them), else the one with the
 //   most data; the others become its replicas (their diverged writes are lost, as they
 //   would be after a Sentinel failover).
@@ -79,6 +80,35 @@ std::int64_t masterGoneForMs(const std::vector<const RedisNodeView*>& nodes) {
     shortest = shortest < 0 ? s * 1000 : std::min(shortest, s * 1000);
   }
   return shortest;
+}
+
+// DBSIZE, or -1 when the node does not say (an error, -LOADING).
+std::int64_t keysOf(HealRun& run, const RedisNodeView& n) {
+  static const std::vector<std::string> kDbsize{"DBSIZE"};
+  const auto reply = run.readRedis(n, kDbsize);
+  return reply.ok() && reply->type == RedisReply::Type::Integer ? reply->integer : -1;
+}
+
+// Among replicas with no replication offset to compare (every one restarted from an AOF,
+// which keeps no replication id, or never synced), the one holding the most keys: a node
+// that reloaded its data and a new, empty pod look alike in INFO replication, and picking
+// the empty one makes every node resync to nothing. `best` (bestByOffset's choice) wins
+// ties. keys: the chosen one's DBSIZE. (Found by kun-sim prop --seed 1554: the master and
+// a replica restarted from their AOF with their keys and offset 0, and the just-recreated
+// empty pod-0 was promoted.)
+const RedisNodeView* mostKeys(HealRun& run, const std::vector<const RedisNodeView*>& replicas,
+                              const RedisNodeView& best, std::int64_t& keys) {
+  const RedisNodeView* most = &best;
+  std::int64_t mostCount = keysOf(run, best);
+  for (const auto* n : replicas) {
+    if (n == &best || n->offset() != best.offset()) continue;
+    if (const std::int64_t k = keysOf(run, *n); k > mostCount) {
+      most = n;
+      mostCount = k;
+    }
+  }
+  keys = mostCount;
+  return most;
 }
 
 Next promote(HealRun& run, const RedisNodeView& n, HealPhase phase, const std::string& why) {
@@ -169,14 +199,17 @@ Next noMaster(HealRun& run) {
     return Next::Stop;
   }
   const RedisNodeView* best = choose(run, replicas);
-  // The best has not a byte yet (no sync finished since it started): promoting it would
+  const bool noOffsets = best->offset() <= 0 && !run.opt().promoteOldestForTest;
+  std::int64_t bestKeys = -1;
+  if (noOffsets) best = mostKeys(run, replicas, *best, bestKeys);
+  // The best has not a byte yet (no sync finished since it started, no key): promoting it would
   // make every node resync to nothing. While a pod that may hold the data still runs and
   // does not answer — the master Sentinel names, or any other (out of reach, or hung: the
   // kubelet's liveness probe restarts a hung process) — that data may come back; once
   // they answer, what they hold is all there is. (Found by kun-sim prop --seed 434: the
   // named master's pod was gone, the old master and a replica hung, and a new empty pod
   // was promoted.)
-  if (best->offset() <= 0 && !run.opt().promoteOldestForTest) {
+  if (noOffsets && bestKeys <= 0) {
     const auto mayHoldData = [](const RedisNodeView& n) { return !n.reachable && n.pod.running && !n.pod.terminating; };
     const RedisNodeView* waitFor = !podGone && mayHoldData(*named) ? named : nullptr;
     for (const auto& n : view.redis)

@@ -359,5 +359,38 @@ TEST(HealMaster, NeverPromotesAnEmptyReplicaWhileAPodThatMayHoldTheDataRuns) {
   EXPECT_EQ(c.w.node(holder)->data().count("k19"), 1u);
 }
 
+// No master, and no replica has a replication offset to compare: the pod with the data
+// restarted from its AOF (which keeps no replication id: offset 0, every key back) and the
+// other is a new, empty pod. By offset they tie and the lower ordinal, the empty one, won:
+// every node then resynced to nothing (found by kun-sim prop --seed 1554). The one with the
+// most keys is promoted.
+TEST(HealMaster, WithNoOffsetsToComparePromotesTheReplicaWithTheMostKeys) {
+  LostMaster c;  // the master's pod and every sentinel gone; pod 2 has the writes
+  ASSERT_TRUE(c.ok) << c.w.why();
+  const auto holder = c.w.redisPod(2)->name, fresh = c.w.redisPod(1)->name;
+  // Its config file as a pod's boots it: replica-priority 0 until the operator sets it.
+  for (const auto& cmd : std::vector<std::vector<std::string>>{
+           {"CONFIG", "SET", "appendonly", "yes"}, {"CONFIG", "SET", "replica-priority", "0"}, {"CONFIG", "REWRITE"}})
+    ASSERT_TRUE(c.w.admin.command(c.w.redisEp(2), cmd).ok());
+  c.w.node(holder)->crash();
+  c.w.node(holder)->start();
+  c.w.recreateRedisPod(fresh);
+  c.w.loop.runFor(seconds(1));
+  ASSERT_TRUE(c.w.admin.command(c.w.redisEp(1), {"REPLICAOF", c.masterIp, "6379"}).ok());
+  c.w.loop.runFor(seconds(1));
+  const auto v = c.w.view();
+  const auto* h = v.redisByIp(c.w.redisPod(2)->ip);
+  const auto* f = v.redisByIp(c.w.redisPod(1)->ip);
+  ASSERT_TRUE(h && f && h->reachable && f->reachable);
+  ASSERT_EQ(h->offset(), 0) << "the AOF keeps no replication offset";
+  ASSERT_EQ(f->offset(), 0);
+  ASSERT_EQ(h->replicaPriority, f->replicaPriority) << "nothing else tells them apart";
+  ASSERT_EQ(c.w.node(holder)->data().count("k19"), 1u);
+  (void)c.w.pass();
+  EXPECT_TRUE(c.w.node(holder)->isMaster()) << c.w.allActions();
+  EXPECT_EQ(c.w.node(holder)->data().count("k19"), 1u);
+  EXPECT_EQ(c.w.node(c.w.redisPod(1)->name)->masterHost(), c.w.redisPod(2)->ip) << c.w.allActions();
+}
+
 }  // namespace
 }  // namespace kun::test
