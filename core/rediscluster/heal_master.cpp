@@ -93,11 +93,10 @@ std::int64_t keysOf(HealRun& run, const RedisNodeView& n) {
 // which keeps no replication id, or never synced), the one holding the most keys: a node
 // that reloaded its data and a new, empty pod look alike in INFO replication, and picking
 // the empty one makes every node resync to nothing. `best` (bestByOffset's choice) wins
-// ties. keys: the chosen one's DBSIZE. (Found by kun-sim prop --seed 1554: the master and
-// a replica restarted from their AOF with their keys and offset 0, and the just-recreated
-// empty pod-0 was promoted.)
+// ties. (Found by kun-sim prop --seed 1554: the master and a replica restarted from their
+// AOF with their keys and offset 0, and the just-recreated empty pod-0 was promoted.)
 const RedisNodeView* mostKeys(HealRun& run, const std::vector<const RedisNodeView*>& replicas,
-                              const RedisNodeView& best, std::int64_t& keys) {
+                              const RedisNodeView& best) {
   const RedisNodeView* most = &best;
   std::int64_t mostCount = keysOf(run, best);
   for (const auto* n : replicas) {
@@ -107,7 +106,6 @@ const RedisNodeView* mostKeys(HealRun& run, const std::vector<const RedisNodeVie
       mostCount = k;
     }
   }
-  keys = mostCount;
   return most;
 }
 
@@ -200,16 +198,14 @@ Next noMaster(HealRun& run) {
   }
   const RedisNodeView* best = choose(run, replicas);
   const bool noOffsets = best->offset() <= 0 && !run.opt().promoteOldestForTest;
-  std::int64_t bestKeys = -1;
-  if (noOffsets) best = mostKeys(run, replicas, *best, bestKeys);
-  // The best has not a byte yet (no sync finished since it started, no key): promoting it would
+  // The best has not a byte yet (no sync finished since it started): promoting it would
   // make every node resync to nothing. While a pod that may hold the data still runs and
   // does not answer — the master Sentinel names, or any other (out of reach, or hung: the
   // kubelet's liveness probe restarts a hung process) — that data may come back; once
   // they answer, what they hold is all there is. (Found by kun-sim prop --seed 434: the
   // named master's pod was gone, the old master and a replica hung, and a new empty pod
   // was promoted.)
-  if (noOffsets && bestKeys <= 0) {
+  if (noOffsets) {
     const auto mayHoldData = [](const RedisNodeView& n) { return !n.reachable && n.pod.running && !n.pod.terminating; };
     const RedisNodeView* waitFor = !podGone && mayHoldData(*named) ? named : nullptr;
     for (const auto& n : view.redis)
@@ -221,6 +217,8 @@ Next noMaster(HealRun& run) {
       return Next::Stop;
     }
   }
+  // Every pod that may hold data answers (or none can): with no offsets, the most keys.
+  if (noOffsets) best = mostKeys(run, replicas, *best);
   return promote(run, *best, HealPhase::Recovering, "no master");
 }
 
