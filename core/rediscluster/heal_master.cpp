@@ -1,7 +1,7 @@
 // Exactly one master.
 // - None, and every reachable pod still on the boot placeholder: bootstrap. Once every pod
-//   of the StatefulSet answers, the one with the most data (highest offset; a pod that
-//   kept its volume may have data) becomes master.
+//   of the StatefulSet answers, the one with the most data (highest offset, else most
+//   keys; a pod that kept its volume may have data) becomes master.
 // - None otherwise: the master died. While a quorum of sentinels monitors the dead address
 //   Sentinel is about to fail over: wait for it, up to about two failover timeouts after
 //   the replicas lost their master (their own INFO says since when). After that, or when
@@ -89,17 +89,19 @@ std::int64_t keysOf(HealRun& run, const RedisNodeView& n) {
   return reply.ok() && reply->type == RedisReply::Type::Integer ? reply->integer : -1;
 }
 
-// Among replicas with no replication offset to compare (every one restarted from an AOF,
-// which keeps no replication id, or never synced), the one holding the most keys: a node
-// that reloaded its data and a new, empty pod look alike in INFO replication, and picking
-// the empty one makes every node resync to nothing. `best` (bestByOffset's choice) wins
-// ties. (Found by kun-sim prop --seed 1554: the master and a replica restarted from their
-// AOF with their keys and offset 0, and the just-recreated empty pod-0 was promoted.)
-const RedisNodeView* mostKeys(HealRun& run, const std::vector<const RedisNodeView*>& replicas,
-                              const RedisNodeView& best) {
+// choose()'s pick `best`, unless it has no replication offset to compare (nodes restarted
+// from an AOF, which keeps no replication id, and nodes never synced report 0): then,
+// among the nodes with its offset, the one holding the most keys (`best` wins ties). A
+// node that reloaded its data and a new, empty pod look alike in INFO replication, and
+// picking the empty one makes every node resync to nothing. (Found by kun-sim prop --seed
+// 1554: the master and a replica restarted from their AOF with their keys and offset 0,
+// and the just-recreated empty pod-0 was promoted, with no master and at bootstrap.)
+const RedisNodeView* withMostKeys(HealRun& run, const std::vector<const RedisNodeView*>& nodes,
+                                  const RedisNodeView& best) {
+  if (best.offset() > 0 || run.opt().promoteOldestForTest) return &best;
   const RedisNodeView* most = &best;
   std::int64_t mostCount = keysOf(run, best);
-  for (const auto* n : replicas) {
+  for (const auto* n : nodes) {
     if (n == &best || n->offset() != best.offset()) continue;
     if (const std::int64_t k = keysOf(run, *n); k > mostCount) {
       most = n;
@@ -142,7 +144,7 @@ Next noMaster(HealRun& run) {
       run.requeue(HealPhase::Creating);
       return Next::Stop;
     }
-    return promote(run, *choose(run, nodes), HealPhase::Creating, "bootstrap");
+    return promote(run, *withMostKeys(run, nodes, *choose(run, nodes)), HealPhase::Creating, "bootstrap");
   }
   // A replica still linked to its master: that master lives, only we cannot reach it —
   // unless that master answers us itself, as a replica (there is no master here): then
@@ -197,7 +199,6 @@ Next noMaster(HealRun& run) {
     return Next::Stop;
   }
   const RedisNodeView* best = choose(run, replicas);
-  const bool noOffsets = best->offset() <= 0 && !run.opt().promoteOldestForTest;
   // The best has not a byte yet (no sync finished since it started): promoting it would
   // make every node resync to nothing. While a pod that may hold the data still runs and
   // does not answer — the master Sentinel names, or any other (out of reach, or hung: the
@@ -205,7 +206,7 @@ Next noMaster(HealRun& run) {
   // they answer, what they hold is all there is. (Found by kun-sim prop --seed 434: the
   // named master's pod was gone, the old master and a replica hung, and a new empty pod
   // was promoted.)
-  if (noOffsets) {
+  if (best->offset() <= 0 && !run.opt().promoteOldestForTest) {
     const auto mayHoldData = [](const RedisNodeView& n) { return !n.reachable && n.pod.running && !n.pod.terminating; };
     const RedisNodeView* waitFor = !podGone && mayHoldData(*named) ? named : nullptr;
     for (const auto& n : view.redis)
@@ -217,9 +218,8 @@ Next noMaster(HealRun& run) {
       return Next::Stop;
     }
   }
-  // Every pod that may hold data answers (or none can): with no offsets, the most keys.
-  if (noOffsets) best = mostKeys(run, replicas, *best);
-  return promote(run, *best, HealPhase::Recovering, "no master");
+  // Every pod that may hold data answers (or none can).
+  return promote(run, *withMostKeys(run, replicas, *best), HealPhase::Recovering, "no master");
 }
 
 Next severalMasters(HealRun& run, const std::vector<const RedisNodeView*>& masters) {

@@ -53,6 +53,24 @@ TEST(HealBootstrap, ThePodWithTheMostDataBecomesMaster) {
   EXPECT_EQ(w.node(w.redisPod(0)->name)->data().count("k1"), 1u);
 }
 
+// The same with the data in an AOF, which keeps no replication id: every pod reports
+// offset 0, and the keys tell the pod with data from the empty ones (found by kun-sim prop
+// --seed 1554: the empty pod-0 won on its ordinal and every write was lost).
+TEST(HealBootstrap, WithNoOffsetsThePodWithTheMostKeysBecomesMaster) {
+  HealWorld w;
+  const std::string name = w.redisPod(2)->name;
+  w.deleteRedisPod(name);
+  redissim::RedisDisk disk;
+  disk.aof = redissim::Dataset{{"k1", "v1"}, {"k2", "v2"}};
+  disk.rewrittenConfig = std::map<std::string, std::string>{{"appendonly", "yes"}};
+  w.addRedisPod(2, disk);
+  w.loop.runFor(milliseconds(200));
+  for (const auto& n : w.view().redis) ASSERT_EQ(n.offset(), 0) << n.pod.name;
+  ASSERT_TRUE(w.converge()) << w.why() << w.allActions();
+  EXPECT_EQ(w.health().masterIP, w.redisPod(2)->ip) << w.allActions();
+  EXPECT_EQ(w.node(w.redisPod(0)->name)->data().count("k1"), 1u);
+}
+
 TEST(HealBootstrap, WaitsUntilEveryPodAnswers) {
   HealWorld w;
   w.sim.redis(w.redisEp(1))->crash();
