@@ -8,6 +8,13 @@ namespace {
 
 using rediscluster::HealPhase;
 
+// Pod 2 replaced by one that boots from `disk` (a volume kept from before); the others empty.
+void keepVolumeOfPod2(HealWorld& w, redissim::RedisDisk disk) {
+  w.deleteRedisPod(w.redisPod(2)->name);
+  w.addRedisPod(2, std::move(disk));
+  w.loop.runFor(milliseconds(200));
+}
+
 TEST(HealBootstrap, AllPodsOnThePlaceholderBecomeOneMasterTwoReplicasThreeSentinels) {
   HealWorld w;
   auto before = w.health();
@@ -39,15 +46,11 @@ TEST(HealBootstrap, AllPodsOnThePlaceholderBecomeOneMasterTwoReplicasThreeSentin
 
 TEST(HealBootstrap, ThePodWithTheMostDataBecomesMaster) {
   HealWorld w;
-  // Pod 2 kept its volume (a PVC) with data from before; the others are empty.
-  const std::string name = w.redisPod(2)->name;
-  w.deleteRedisPod(name);
   redissim::RedisDisk disk;
   disk.rdb = redissim::Dataset{{"k1", "v1"}, {"k2", "v2"}};
   disk.rdbReplId = "0123456789012345678901234567890123456789";
   disk.rdbReplOffset = 5000;
-  w.addRedisPod(2, disk);
-  w.loop.runFor(milliseconds(200));
+  keepVolumeOfPod2(w, std::move(disk));
   ASSERT_TRUE(w.converge()) << w.why() << w.allActions();
   EXPECT_EQ(w.health().masterIP, w.redisPod(2)->ip) << w.allActions();
   EXPECT_EQ(w.node(w.redisPod(0)->name)->data().count("k1"), 1u);
@@ -58,13 +61,10 @@ TEST(HealBootstrap, ThePodWithTheMostDataBecomesMaster) {
 // --seed 1554: the empty pod-0 won on its ordinal and every write was lost).
 TEST(HealBootstrap, WithNoOffsetsThePodWithTheMostKeysBecomesMaster) {
   HealWorld w;
-  const std::string name = w.redisPod(2)->name;
-  w.deleteRedisPod(name);
   redissim::RedisDisk disk;
   disk.aof = redissim::Dataset{{"k1", "v1"}, {"k2", "v2"}};
   disk.rewrittenConfig = std::map<std::string, std::string>{{"appendonly", "yes"}};
-  w.addRedisPod(2, disk);
-  w.loop.runFor(milliseconds(200));
+  keepVolumeOfPod2(w, std::move(disk));
   for (const auto& n : w.view().redis) ASSERT_EQ(n.offset(), 0) << n.pod.name;
   ASSERT_TRUE(w.converge()) << w.why() << w.allActions();
   EXPECT_EQ(w.health().masterIP, w.redisPod(2)->ip) << w.allActions();
