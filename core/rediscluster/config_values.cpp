@@ -1,5 +1,6 @@
 #include "core/rediscluster/config_values.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <map>
@@ -56,8 +57,13 @@ bool sameConfigValue(const std::string& a, const std::string& b) {
 }
 
 bool isReplicaPriority(std::string_view key) {
-  const std::string k = lowerCase(std::string(key));
-  return k == "replica-priority" || k == "slave-priority";
+  // Compared in place: asked for every spec.config key on every pass.
+  const auto is = [key](std::string_view lower) {
+    return std::equal(key.begin(), key.end(), lower.begin(), lower.end(), [](char a, char b) {
+      return std::tolower(static_cast<unsigned char>(a)) == b;
+    });
+  };
+  return is("replica-priority") || is("slave-priority");
 }
 
 }  // namespace kun::rediscluster
