@@ -237,13 +237,17 @@ void Fabric::push(ConnId id, std::shared_ptr<const RedisReply> msg) {
   if (c == nullptr || c->dead) return;
   net_.send(c->serverIp, c->clientIp, id, [this, id, msg = std::move(msg)]() mutable {
     const Conn* c2 = find(id);
-    if (c2 == nullptr || c2->dead || !c2->h->onPush) return;
+    if (c2 == nullptr || c2->dead || !(c2->h->onPush || c2->h->onSharedPush)) return;
+    const auto deliver = [](const ClientHandlers& h, const std::shared_ptr<const RedisReply>& m) {
+      if (h.onSharedPush) h.onSharedPush(m);
+      else h.onPush(*m);
+    };
     if (clientRunsNow(*c2)) {  // the usual case: no task to wrap the handlers and message in
       const std::shared_ptr<const ClientHandlers> h = c2->h;  // the handler may close the connection
-      h->onPush(*msg);
+      deliver(*h, msg);
       return;
     }
-    toClient(*c2, [h = c2->h, msg = std::move(msg)] { h->onPush(*msg); });
+    toClient(*c2, [h = c2->h, msg = std::move(msg), deliver] { deliver(*h, msg); });
   });
 }
 

@@ -57,6 +57,9 @@ struct ClientHandlers {
   // Server-initiated message. By reference: one pushed message (a pub/sub delivery, a
   // replication stream entry) is shared by every connection it fans out to.
   std::function<void(const RedisReply&)> onPush;
+  // In place of onPush, for a client that keeps the messages it is pushed (a replica keeps
+  // its master's stream in its own backlog): the shared message itself, not a copy.
+  std::function<void(const std::shared_ptr<const RedisReply>&)> onSharedPush;
   std::function<void()> onClose;              // closed by the server, or reset
 };
 

@@ -128,6 +128,11 @@ class RedisNode final : public SimProcess {
 
  private:
   enum class LinkState { None, Connect, Connecting, Handshake, Sync, Connected };
+  // One command of the replication stream as it is pushed to replicas (str "stream",
+  // integer: the offset of its first byte, elements: the command). Made once, then shared:
+  // by the master's backlog and every replica it is pushed to, and by each replica's own
+  // backlog and chained replicas, so the command's text is not copied on its way.
+  using StreamEntry = std::shared_ptr<const RedisReply>;
   struct Client {
     NetNodeId peer = 0;
     bool authed = false;
@@ -147,13 +152,12 @@ class RedisNode final : public SimProcess {
     std::int64_t ackOffset = 0;
     std::int64_t lastAckMs = 0;
     RequestId psyncReq = 0;           // deferred +FULLRESYNC reply
-    std::vector<Argv> pendingStream;  // stream produced while the RDB is on its way
-    std::vector<std::int64_t> pendingOffsets;
+    std::vector<StreamEntry> pendingStream;  // stream produced while the RDB is on its way
   };
   struct BacklogEntry {
     std::int64_t start;  // offset of its first byte
     std::int64_t len;
-    Argv argv;
+    StreamEntry entry;
   };
   struct MasterLink {
     LinkState state = LinkState::None;
@@ -242,7 +246,7 @@ class RedisNode final : public SimProcess {
   RedisReply cmdFailover(Client&, ConnId, RequestId, const Argv&, bool*);
   // By value, down to the backlog, which keeps the command: moved there, not copied.
   void propagate(Argv argv);
-  void feedBacklog(Argv argv, std::int64_t start, std::int64_t len);
+  void feedBacklog(StreamEntry entry, std::int64_t len);
   void createBacklog();
   void trimBacklog();
   void startFullSync();
@@ -250,8 +254,7 @@ class RedisNode final : public SimProcess {
                       std::int64_t offset);
   void emit(Argv argv);
   // A replication stream entry as pushed to replicas (shared when several get it).
-  static std::shared_ptr<const RedisReply> streamEntry(const Argv& argv, std::int64_t start);
-  void sendStream(ConnId c, const Argv& argv, std::int64_t start);
+  static StreamEntry streamEntry(Argv argv, std::int64_t start);
   void dropReplica(ConnId c);
   void refreshGoodReplicas();
   void masterCron();
@@ -269,7 +272,7 @@ class RedisNode final : public SimProcess {
   void handshakeStep(std::uint64_t attempt, int step, RedisReply reply);
   void sendHandshake(std::uint64_t attempt, int step, Argv argv);
   void linkLost(const std::string& why);
-  void onMasterPush(std::uint64_t attempt, const RedisReply& msg);
+  void onMasterPush(std::uint64_t attempt, const StreamEntry& msg);
   void replicaCron();
   void disconnectReplicas();
 

@@ -32,42 +32,37 @@ void RedisNode::trimBacklog() {
   }
 }
 
-void RedisNode::feedBacklog(Argv argv, std::int64_t start, std::int64_t len) {
+void RedisNode::feedBacklog(StreamEntry entry, std::int64_t len) {
   if (!backlogActive_) return;
-  backlog_.push_back({start, len, std::move(argv)});
+  const std::int64_t start = entry->integer;
+  backlog_.push_back({start, len, std::move(entry)});
   backlogHistlen_ += len;
   trimBacklog();
 }
 
-std::shared_ptr<const RedisReply> RedisNode::streamEntry(const Argv& argv, std::int64_t start) {
-  RedisReply msg;
-  msg.type = RedisReply::Type::Array;
-  msg.str = "stream";
-  msg.integer = start;
-  msg.elements.reserve(argv.size());
-  for (const auto& a : argv) msg.elements.push_back(RedisReply::bulk(a));
-  return std::make_shared<const RedisReply>(std::move(msg));
-}
-
-void RedisNode::sendStream(ConnId c, const Argv& argv, std::int64_t start) {
-  fabric().push(c, streamEntry(argv, start));
+RedisNode::StreamEntry RedisNode::streamEntry(Argv argv, std::int64_t start) {
+  auto msg = std::make_shared<RedisReply>();
+  msg->type = RedisReply::Type::Array;
+  msg->str = "stream";
+  msg->integer = start;
+  msg->elements.resize(argv.size());
+  for (std::size_t i = 0; i < argv.size(); ++i) {
+    msg->elements[i].type = RedisReply::Type::String;
+    msg->elements[i].str = std::move(argv[i]);
+  }
+  return msg;
 }
 
 void RedisNode::emit(Argv argv) {
   const std::int64_t start = replOffset_ + 1;
   const std::int64_t len = respLength(argv);
   replOffset_ += len;
-  std::shared_ptr<const RedisReply> entry;  // built once, shared by every online replica
+  StreamEntry entry = streamEntry(std::move(argv), start);
   for (auto& [c, r] : replicas_) {
-    if (r.state == ReplicaInfo::State::Online) {
-      if (!entry) entry = streamEntry(argv, start);
-      fabric().push(c, entry);
-    } else if (r.state == ReplicaInfo::State::SendBulk) {
-      r.pendingStream.push_back(argv);
-      r.pendingOffsets.push_back(start);
-    }
+    if (r.state == ReplicaInfo::State::Online) fabric().push(c, entry);
+    else if (r.state == ReplicaInfo::State::SendBulk) r.pendingStream.push_back(entry);
   }
-  feedBacklog(std::move(argv), start, len);  // last: it takes the command
+  feedBacklog(std::move(entry), len);
 }
 
 void RedisNode::propagate(Argv argv) {
@@ -165,7 +160,7 @@ RedisReply RedisNode::cmdPsync(Client& cl, ConnId c, RequestId r, const Argv& ar
     record(fmt::format("partial resync accepted for replica {} from offset {}", replicas_[c].ip, off));
     // +CONTINUE, then the missing part of the stream, in order on this connection.
     fabric().reply(c, r, RedisReply::status("CONTINUE " + replId_));
-    for (std::size_t i = from; i < backlog_.size(); ++i) sendStream(c, backlog_[i].argv, backlog_[i].start);
+    for (std::size_t i = from; i < backlog_.size(); ++i) fabric().push(c, backlog_[i].entry);
     *deferred = true;
     refreshGoodReplicas();
     return {};
@@ -223,9 +218,8 @@ void RedisNode::finishTransfer(ConnId c, std::shared_ptr<const Dataset> snapshot
   }
   fabric().push(c, std::move(rdb));
   ReplicaInfo& r = it->second;
-  for (std::size_t i = 0; i < r.pendingStream.size(); ++i) sendStream(c, r.pendingStream[i], r.pendingOffsets[i]);
+  for (const StreamEntry& entry : r.pendingStream) fabric().push(c, entry);
   r.pendingStream.clear();
-  r.pendingOffsets.clear();
   r.state = ReplicaInfo::State::Online;
   viewChanged();
   r.ackOffset = offset;

@@ -85,7 +85,7 @@ void RedisNode::connectToMaster() {
     link_.lastIoMs = nowMs();
     sendHandshake(attempt, 0, {"PING"});
   };
-  h.onPush = [this, attempt](const RedisReply& msg) { onMasterPush(attempt, msg); };
+  h.onSharedPush = [this, attempt](const StreamEntry& msg) { onMasterPush(attempt, msg); };
   h.onClose = [this, attempt] {
     if (attempt != link_.attempt) return;
     link_.conn = 0;
@@ -200,8 +200,9 @@ void RedisNode::linkLost(const std::string& why) {
   if (failingOver) abortFailover("FAILOVER target unreachable: resuming as master");
 }
 
-void RedisNode::onMasterPush(std::uint64_t attempt, const RedisReply& msg) {
+void RedisNode::onMasterPush(std::uint64_t attempt, const StreamEntry& entry) {
   if (attempt != link_.attempt) return;
+  const RedisReply& msg = *entry;
   link_.lastIoMs = nowMs();
   if (msg.str == "rdb") {
     if (link_.state != LinkState::Sync || msg.elements.empty()) return;
@@ -243,26 +244,23 @@ void RedisNode::onMasterPush(std::uint64_t attempt, const RedisReply& msg) {
     linkLost("stream gap");
     return;
   }
-  Argv argv;
-  argv.reserve(msg.elements.size());
-  for (const auto& e : msg.elements) argv.push_back(e.str);
-  const std::int64_t start = msg.integer;
-  const std::int64_t len = respLength(argv);
+  const std::vector<RedisReply>& command = msg.elements;
+  const std::int64_t len = respLength(command);
   replOffset_ += len;
-  if (iequals(argv[0], "publish") && argv.size() == 3)
-    deliverPublish(argv[1], argv[2]);
-  else
+  if (command.size() == 3 && iequals(command[0].str, "publish")) {
+    deliverPublish(command[1].str, command[2].str);
+  } else {
+    Argv argv;
+    argv.reserve(command.size());
+    for (const auto& e : command) argv.push_back(e.str);
     applyWrite(argv);
-  // Chained replicas get the same stream, at the same offsets.
-  for (auto& [c, r] : replicas_) {
-    if (r.state == ReplicaInfo::State::Online) sendStream(c, argv, start);
-    else if (r.state == ReplicaInfo::State::SendBulk) {
-      r.pendingStream.push_back(argv);
-      r.pendingOffsets.push_back(start);
-    }
   }
-  // Last: the backlog takes the command (nothing above reads the backlog).
-  feedBacklog(std::move(argv), start, len);
+  // Chained replicas get the same stream, at the same offsets: the same entry.
+  for (auto& [c, r] : replicas_) {
+    if (r.state == ReplicaInfo::State::Online) fabric().push(c, entry);
+    else if (r.state == ReplicaInfo::State::SendBulk) r.pendingStream.push_back(entry);
+  }
+  feedBacklog(entry, len);
 }
 
 void RedisNode::replicaCron() {

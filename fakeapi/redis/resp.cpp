@@ -175,16 +175,25 @@ std::int64_t digits(std::int64_t v) {
   }
   return n;
 }
-}  // namespace
 
-std::int64_t respLength(const Argv& argv) {
-  // *<n>\r\n then $<len>\r\n<arg>\r\n per argument
-  std::int64_t n = 1 + digits(static_cast<std::int64_t>(argv.size())) + 2;
-  for (const auto& a : argv) {
-    const auto len = static_cast<std::int64_t>(a.size());
+// *<n>\r\n then $<len>\r\n<arg>\r\n per argument; text(a) is an argument's bytes.
+template <class Args, class Text>
+std::int64_t multibulkLength(const Args& args, Text text) {
+  std::int64_t n = 1 + digits(static_cast<std::int64_t>(args.size())) + 2;
+  for (const auto& a : args) {
+    const auto len = static_cast<std::int64_t>(text(a).size());
     n += 1 + digits(len) + 2 + len + 2;
   }
   return n;
+}
+}  // namespace
+
+std::int64_t respLength(const Argv& argv) {
+  return multibulkLength(argv, [](const std::string& a) -> const std::string& { return a; });
+}
+
+std::int64_t respLength(const std::vector<RedisReply>& command) {
+  return multibulkLength(command, [](const RedisReply& a) -> const std::string& { return a.str; });
 }
 
 RedisReply errArity(std::string_view name) {

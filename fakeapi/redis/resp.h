@@ -53,6 +53,8 @@ bool globMatch(std::string_view pattern, std::string_view str, bool nocase);
 
 // Bytes the command takes in the replication stream (RESP multibulk encoding).
 std::int64_t respLength(const Argv& argv);
+// The same of a command held as a stream entry's elements (their str).
+std::int64_t respLength(const std::vector<RedisReply>& command);
 
 // "ERR wrong number of arguments for 'get' command"; name is lower-case, with '|' for a
 // subcommand ("config|set").
