@@ -14,7 +14,7 @@
 namespace kun::redissim {
 
 namespace {
-const char* kHelloChannel = "__sentinel__:hello";
+constexpr std::string_view kHelloChannel = "__sentinel__:hello";
 }
 
 void SentinelNode::onAccept(ConnId c) { clients_.emplace(c, Client{}); }
@@ -50,6 +50,13 @@ RedisReply SentinelNode::executeAdmin(const Argv& argv, const std::string& passw
 
 RedisReply SentinelNode::dispatch(Client& cl, ConnId c, const Argv& argv) {
   if (argv.empty()) return RedisReply::error("ERR empty command");
+  // What the other sentinels send all the time (a PING a second, a hello every 2 s), matched
+  // before the name is lowered and compared with every other: answered as below.
+  if (iequals(argv[0], "ping") && argv.size() == 1) return RedisReply::status("PONG");
+  if (iequals(argv[0], "publish") && cl.channels.empty() && argv.size() == 3 && argv[1] == kHelloChannel) {
+    processHello(argv[2], seenHello(argv[2]));
+    return intReply(1);
+  }
   LowerName lowered;
   const std::string_view cmd = lowered.of(argv[0]);  // compared as a view: lengths first, no strlen
   if (!cl.channels.empty() && cmd != "subscribe" && cmd != "unsubscribe" && cmd != "ping" && cmd != "quit")

@@ -228,7 +228,9 @@ class SentinelNode final : public SimProcess {
   };
 
   // Sentinel's clock: Unix milliseconds, as mstime() in sentinel.c (its "never" is 0).
-  std::int64_t mstime() const { return wallMicros() / 1000; }
+  // The simulated clock stands still during a tick, so the tick's reading serves every
+  // call in it (each would be a virtual call and a division).
+  std::int64_t mstime() const { return inTick_ ? tickMs_ : wallMicros() / 1000; }
 
   // instances (sentinel_node.cpp)
   Instance* createInstance(const std::string& name, int flags, const std::string& host, int port, int quorum,
@@ -286,6 +288,10 @@ class SentinelNode final : public SimProcess {
     ++viewVersion_;
   }
   void lowerWake(std::int64_t due) {
+    // A wake not lowered leaves the tick the rule picks where it is (the ticks only get
+    // later ones drawn): rewake would pick the same. Check mode keeps every call, for its
+    // tie bookkeeping.
+    if (due >= wake_ && !checkPlans_) return;
     wake_ = std::min(wake_, due);
     // Between ticks, an earlier wake may need an earlier tick than the one waited for.
     if (wake_ < wantMs_ && !inTick_) rewake();
@@ -335,8 +341,9 @@ class SentinelNode final : public SimProcess {
   // A hello heard before (see helloSeen_), or nullptr.
   const HelloSeen* seenHello(std::string_view hello) const;
   // Does what processHello would for a repeat of h, if that is only noting when the
-  // sentinel was heard; false when it would do more (processHello must parse it).
-  bool repeatHello(const HelloSeen& h);
+  // sentinel was heard (now: mstime()); false when it would do more (processHello must
+  // parse it).
+  bool repeatHello(const HelloSeen& h, std::int64_t now);
   // The entry for hello, made if there is none (the oldest goes past a few).
   HelloSeen& rememberHello(std::string_view hello);
   void askOthers(Instance& m, bool forced);
@@ -383,6 +390,7 @@ class SentinelNode final : public SimProcess {
   TimePoint tieAt_ = TimePoint::min();  // check mode: see rewake
   std::int64_t wantMs_ = kAlways;
   bool inTick_ = false;
+  std::int64_t tickMs_ = 0;  // mstime() at the start of the running tick (while inTick_)
   std::uint64_t ticksPassed_ = 0, ticksRun_ = 0;
   static constexpr std::size_t kMaxTicksAhead = 64;
   SentinelOptions opts_;
