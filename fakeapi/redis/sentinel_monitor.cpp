@@ -851,10 +851,31 @@ void SentinelNode::refreshInfo(Instance& ri, const std::string& info) {
 
 // --- what hello messages say --------------------------------------------------------------
 
+namespace {
+// Three words of a hello and its length, mixed: told apart by this, most remembered hellos
+// are passed over without comparing the texts (each is heard on every link, ~90 bytes, and
+// those of one length differ after their first bytes). Hellos of different senders differ
+// in the run id, around the middle; those of one sender in the epochs and the master's
+// address, toward the end.
+std::uint64_t helloKey(std::string_view s) {
+  const std::size_t n = s.size();
+  std::uint64_t w[3] = {0, 0, 0};
+  if (n >= 8) {
+    std::memcpy(&w[0], s.data(), 8);
+    std::memcpy(&w[1], s.data() + (n - 8) / 2, 8);
+    std::memcpy(&w[2], s.data() + n - 8, 8);
+  } else {
+    std::memcpy(&w[0], s.data(), n);
+  }
+  return (n ^ w[0] * 0x9E3779B97F4A7C15ull ^ w[1] * 0xBF58476D1CE4E5B9ull) * 0x94D049BB133111EBull ^ w[2];
+}
+}  // namespace
+
 const SentinelNode::HelloSeen* SentinelNode::seenHello(std::string_view hello) const {
   // Newest first: the hellos peers send now were remembered last, older ones wait to go.
+  const std::uint64_t key = helloKey(hello);
   for (auto it = helloSeen_.rbegin(); it != helloSeen_.rend(); ++it)
-    if (it->text == hello) return &*it;
+    if (it->key == key && it->text == hello) return &*it;
   return nullptr;
 }
 
@@ -876,6 +897,7 @@ SentinelNode::HelloSeen& SentinelNode::rememberHello(std::string_view hello) {
   if (helloSeen_.size() == kRemembered) helloSeen_.erase(helloSeen_.begin());
   HelloSeen& h = helloSeen_.emplace_back();
   h.text.assign(hello);
+  h.key = helloKey(hello);
   return h;
 }
 

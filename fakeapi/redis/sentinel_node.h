@@ -428,6 +428,7 @@ class SentinelNode final : public SimProcess {
   // refreshes the sentinel's last-hello time, with no parsing.
   struct HelloSeen {
     std::string text;
+    std::uint64_t key = 0;  // helloKey(text): a seen hello is only compared with entries of its key
     bool mine = false;  // holds our id: the pub/sub link ignores it
     std::uint64_t masterUid = 0, sentinelUid = 0;  // 0: none known
     std::uint64_t currentEpoch = 0, masterConfigEpoch = 0;
