@@ -167,6 +167,13 @@ void SentinelNode::rewake() {
   if (!checkPlans_) setTick(idx, at);
 }
 
+void SentinelNode::checkUnloweredWake() {
+  if (wake_ >= wantMs_ || inTick_) return;
+  const TimePoint picked = wantAt_;
+  rewake();
+  if (wantAt_ != picked) ++planMisses_;
+}
+
 void SentinelNode::onHang() {
   // A stopped process's next tick waits in its inbox and runs late, on SIGCONT: that is the
   // first tick from now on, whatever the plans say (it sees the time jump: TILT). A tick due
@@ -521,7 +528,7 @@ void SentinelNode::sendPing(Instance& ri) {
   send(ri, std::move(ping), [this](Instance& x, RedisReply& r) {
     const std::int64_t now = mstime();
     if (r.type == RedisReply::Type::Status || r.type == RedisReply::Type::Error) {
-      if (r.str.starts_with("PONG") || r.str.starts_with("LOADING") || r.str.starts_with("MASTERDOWN")) {
+      if (startsWith(r.str, "PONG") || startsWith(r.str, "LOADING") || startsWith(r.str, "MASTERDOWN")) {
         x.link.lastAvailTime = now;
         x.link.actPingTime = 0;
       }
