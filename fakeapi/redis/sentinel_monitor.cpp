@@ -25,7 +25,11 @@ constexpr std::int64_t kTiltTrigger = 2000;
 constexpr std::int64_t kTiltPeriod = kPingPeriod * 30;
 constexpr std::int64_t kMinLinkReconnectPeriod = 15000;
 constexpr int kMaxPendingCommands = 100;
-const char* kHelloChannel = "__sentinel__:hello";
+constexpr std::string_view kHelloChannel = "__sentinel__:hello";
+
+// A command word as a string of known length: from a const char* each one took a strlen
+// call (a PING a second and a hello every 2 s to every instance).
+std::string word(std::string_view w) { return std::string(w.data(), w.size()); }
 
 // A hello's eight comma-separated fields, as views into it; false when there are not
 // exactly eight (every sentinel hears a hello from each peer every 2 s, on every link, so
@@ -85,6 +89,7 @@ Duration SentinelNode::drawTickPeriod() {
 
 void SentinelNode::timer() {
   const std::int64_t now = mstime();
+  tickEvent_ = 0;  // it fired: nothing to cancel when the next one is set
   ++ticksRun_;
   if (checkPlans_ && tickAt_ < wantAt_ && tickAt_ != tieAt_) {
     ++ticksPassed_;
@@ -95,6 +100,7 @@ void SentinelNode::timer() {
     // The ticks passed by did nothing but take the time, as each tick does for TILT.
     previousTime_ = msAt(tickTimes_[tickIdx_ - 2]);
   }
+  tickMs_ = now;
   inTick_ = true;
   checkTilt(now);
   handleAll(now);
@@ -136,7 +142,7 @@ std::pair<std::size_t, TimePoint> SentinelNode::firstActingTick(TimePoint after)
 }
 
 void SentinelNode::setTick(std::size_t idx, TimePoint at) {
-  cancelTimer(tickEvent_);
+  if (tickEvent_ != 0) cancelTimer(tickEvent_);
   tickIdx_ = idx;
   tickAt_ = at;
   if (idx == 0) {  // the boot tick
@@ -159,6 +165,13 @@ void SentinelNode::rewake() {
   wantAt_ = at;
   wantMs_ = msAt(at);
   if (!checkPlans_) setTick(idx, at);
+}
+
+void SentinelNode::checkUnloweredWake() {
+  if (wake_ >= wantMs_ || inTick_) return;
+  const TimePoint picked = wantAt_;
+  rewake();
+  if (wantAt_ != picked) ++planMisses_;
 }
 
 void SentinelNode::onHang() {
@@ -480,22 +493,24 @@ void SentinelNode::reconnect(Instance& ri) {
     h.onPush = [this, uid, gen](const RedisReply& msg) {
       Instance* x = byUid(uid);
       if (!x || x->link.pcGen != gen) return;
-      x->link.pcLastActivity = mstime();
-      if (msg.type != RedisReply::Type::Array || msg.elements.size() != 3 || msg.elements[0].str != "message")
+      const std::int64_t now = mstime();  // one clock reading for the activity and the hello
+      x->link.pcLastActivity = now;
+      if (msg.type != RedisReply::Type::Array || msg.elements.size() != 3 ||
+          std::string_view(msg.elements[0].str) != "message")  // lengths first: no strlen
         return;
       const std::string& payload = msg.elements[2].str;
-      const HelloSeen* seen = seenHello(payload);
-      if (!seen && payload.find(myid_) != std::string::npos) {  // our own hello
+      if (const HelloSeen* seen = seenHello(payload)) {
+        if (seen->mine || repeatHello(*seen, now)) return;
+      } else if (payload.find(myid_) != std::string::npos) {  // our own hello
         rememberHello(payload).mine = true;
         return;
       }
-      if (seen && seen->mine) return;
-      processHello(payload, seen);
+      processHello(payload, nullptr);
     };
     link.pc = fabric().connect(procId(), netId(), {ri.host, ri.port}, std::move(h));
     link.pcConnTime = now;
     sendAuthIfNeeded(ri, link.pc);
-    fabric().request(link.pc, {"SUBSCRIBE", kHelloChannel}, [this, uid, gen](RedisReply) {
+    fabric().request(link.pc, {"SUBSCRIBE", word(kHelloChannel)}, [this, uid, gen](RedisReply) {
       Instance* x = byUid(uid);
       if (!x || x->link.pcGen != gen) return;
       x->link.pcLastActivity = mstime();
@@ -509,11 +524,11 @@ void SentinelNode::reconnect(Instance& ri) {
 void SentinelNode::sendPing(Instance& ri) {
   if (ri.link.cc == 0) return;
   Argv ping;  // made in place (an initializer list copies its strings)
-  ping.emplace_back("PING");
+  ping.push_back(word("PING"));
   send(ri, std::move(ping), [this](Instance& x, RedisReply& r) {
     const std::int64_t now = mstime();
     if (r.type == RedisReply::Type::Status || r.type == RedisReply::Type::Error) {
-      if (r.str.starts_with("PONG") || r.str.starts_with("LOADING") || r.str.starts_with("MASTERDOWN")) {
+      if (startsWith(r.str, "PONG") || startsWith(r.str, "LOADING") || startsWith(r.str, "MASTERDOWN")) {
         x.link.lastAvailTime = now;
         x.link.actPingTime = 0;
       }
@@ -544,8 +559,8 @@ void SentinelNode::sendHello(Instance& ri) {
   // Written in place in the command (an initializer list would copy every argument).
   Argv argv;
   argv.reserve(3);
-  argv.emplace_back("PUBLISH");
-  argv.emplace_back(kHelloChannel);
+  argv.push_back(word("PUBLISH"));
+  argv.push_back(word(kHelloChannel));
   argv.emplace_back(h.text);
   send(ri, std::move(argv), [this](Instance& x, RedisReply& r) {
     if (!r.isError()) x.lastPubTime = mstime();
@@ -568,7 +583,7 @@ void SentinelNode::sendPeriodic(Instance& ri) {
   if (ri.link.pendingCommands >= kMaxPendingCommands) return;
   if (now >= infoDueAt(ri)) {
     Argv info;
-    info.emplace_back("INFO");
+    info.push_back(word("INFO"));
     send(ri, std::move(info), [this](Instance& x, RedisReply& r) {
       if (r.type != RedisReply::Type::String) return;
       x.info.swap(r.str);  // kept as the last INFO seen, without copying it
@@ -843,21 +858,42 @@ void SentinelNode::refreshInfo(Instance& ri, const std::string& info) {
 
 // --- what hello messages say --------------------------------------------------------------
 
+namespace {
+// Three words of a hello and its length, mixed: told apart by this, most remembered hellos
+// are passed over without comparing the texts (each is heard on every link, ~90 bytes, and
+// those of one length differ after their first bytes). Hellos of different senders differ
+// in the run id, around the middle; those of one sender in the epochs and the master's
+// address, toward the end.
+std::uint64_t helloKey(std::string_view s) {
+  const std::size_t n = s.size();
+  std::uint64_t w[3] = {0, 0, 0};
+  if (n >= 8) {
+    std::memcpy(&w[0], s.data(), 8);
+    std::memcpy(&w[1], s.data() + (n - 8) / 2, 8);
+    std::memcpy(&w[2], s.data() + n - 8, 8);
+  } else {
+    std::memcpy(&w[0], s.data(), n);
+  }
+  return (n ^ w[0] * 0x9E3779B97F4A7C15ull ^ w[1] * 0xBF58476D1CE4E5B9ull) * 0x94D049BB133111EBull ^ w[2];
+}
+}  // namespace
+
 const SentinelNode::HelloSeen* SentinelNode::seenHello(std::string_view hello) const {
   // Newest first: the hellos peers send now were remembered last, older ones wait to go.
+  const std::uint64_t key = helloKey(hello);
   for (auto it = helloSeen_.rbegin(); it != helloSeen_.rend(); ++it)
-    if (it->text == hello) return &*it;
+    if (it->key == key && it->text == hello) return &*it;
   return nullptr;
 }
 
-bool SentinelNode::repeatHello(const HelloSeen& h) {
+bool SentinelNode::repeatHello(const HelloSeen& h, std::int64_t now) {
   // Live uids are the entries processHello would find again: a master's name and a
   // sentinel's address and run id never change, and an entry removed leaves byUid_.
   if (h.masterUid == 0 || h.sentinelUid == 0) return false;
   Instance* m = byUid(h.masterUid);
   Instance* si = byUid(h.sentinelUid);
   if (!m || !si || h.currentEpoch > currentEpoch_ || h.masterConfigEpoch > m->configEpoch) return false;
-  si->lastHelloTime = mstime();
+  si->lastHelloTime = now;
   return true;
 }
 
@@ -868,11 +904,12 @@ SentinelNode::HelloSeen& SentinelNode::rememberHello(std::string_view hello) {
   if (helloSeen_.size() == kRemembered) helloSeen_.erase(helloSeen_.begin());
   HelloSeen& h = helloSeen_.emplace_back();
   h.text.assign(hello);
+  h.key = helloKey(hello);
   return h;
 }
 
 void SentinelNode::processHello(std::string_view hello, const HelloSeen* seen) {
-  if (seen && repeatHello(*seen)) return;  // only the hello time: no plan looks at it
+  if (seen && repeatHello(*seen, mstime())) return;  // only the hello time: no plan looks at it
   unplanAll();  // sentinels come and go, masters move
   std::array<std::string_view, 8> tok;
   if (!helloFields(hello, tok)) return;

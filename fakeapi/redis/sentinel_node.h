@@ -228,7 +228,9 @@ class SentinelNode final : public SimProcess {
   };
 
   // Sentinel's clock: Unix milliseconds, as mstime() in sentinel.c (its "never" is 0).
-  std::int64_t mstime() const { return wallMicros() / 1000; }
+  // The simulated clock stands still during a tick, so the tick's reading serves every
+  // call in it (each would be a virtual call and a division).
+  std::int64_t mstime() const { return inTick_ ? tickMs_ : wallMicros() / 1000; }
 
   // instances (sentinel_node.cpp)
   Instance* createInstance(const std::string& name, int flags, const std::string& host, int port, int quorum,
@@ -286,10 +288,19 @@ class SentinelNode final : public SimProcess {
     ++viewVersion_;
   }
   void lowerWake(std::int64_t due) {
-    wake_ = std::min(wake_, due);
+    // A wake not lowered leaves the tick the rule picks where it is (the ticks only get
+    // later ones drawn): rewake would pick the same, which check mode verifies.
+    if (due >= wake_) {
+      if (checkPlans_) checkUnloweredWake();
+      return;
+    }
+    wake_ = due;
     // Between ticks, an earlier wake may need an earlier tick than the one waited for.
     if (wake_ < wantMs_ && !inTick_) rewake();
   }
+  // Check mode, a wake not lowered: rewake as before (its tie bookkeeping), counting a
+  // moved pick as a plan miss. Out of line: lowerWake is inlined into every reply.
+  void checkUnloweredWake();
   // The timer may pass ri by (its plan holds, and nothing outside ri it depends on moved).
   bool quiet(const Instance& ri, std::int64_t now) const;
   // checkPlans_ mode: runs ri, which the plans pass by, and counts it if it did something
@@ -335,8 +346,9 @@ class SentinelNode final : public SimProcess {
   // A hello heard before (see helloSeen_), or nullptr.
   const HelloSeen* seenHello(std::string_view hello) const;
   // Does what processHello would for a repeat of h, if that is only noting when the
-  // sentinel was heard; false when it would do more (processHello must parse it).
-  bool repeatHello(const HelloSeen& h);
+  // sentinel was heard (now: mstime()); false when it would do more (processHello must
+  // parse it).
+  bool repeatHello(const HelloSeen& h, std::int64_t now);
   // The entry for hello, made if there is none (the oldest goes past a few).
   HelloSeen& rememberHello(std::string_view hello);
   void askOthers(Instance& m, bool forced);
@@ -383,6 +395,7 @@ class SentinelNode final : public SimProcess {
   TimePoint tieAt_ = TimePoint::min();  // check mode: see rewake
   std::int64_t wantMs_ = kAlways;
   bool inTick_ = false;
+  std::int64_t tickMs_ = 0;  // mstime() at the start of the running tick (while inTick_)
   std::uint64_t ticksPassed_ = 0, ticksRun_ = 0;
   static constexpr std::size_t kMaxTicksAhead = 64;
   SentinelOptions opts_;
@@ -420,6 +433,7 @@ class SentinelNode final : public SimProcess {
   // refreshes the sentinel's last-hello time, with no parsing.
   struct HelloSeen {
     std::string text;
+    std::uint64_t key = 0;  // helloKey(text): a seen hello is only compared with entries of its key
     bool mine = false;  // holds our id: the pub/sub link ignores it
     std::uint64_t masterUid = 0, sentinelUid = 0;  // 0: none known
     std::uint64_t currentEpoch = 0, masterConfigEpoch = 0;
