@@ -153,7 +153,19 @@ void Fabric::arriveSyn(ConnId id) {
   });
 }
 
-void Fabric::request(ConnId id, Argv argv, ReplyFn onReply) {
+namespace {
+const Argv& argvOf(const Argv& a) { return a; }
+const Argv& argvOf(const SharedArgv& a) { return *a; }
+}  // namespace
+
+void Fabric::request(ConnId id, Argv argv, ReplyFn onReply) { sendRequest(id, std::move(argv), std::move(onReply)); }
+
+void Fabric::request(ConnId id, SharedArgv argv, ReplyFn onReply) {
+  sendRequest(id, std::move(argv), std::move(onReply));
+}
+
+template <class Cmd>
+void Fabric::sendRequest(ConnId id, Cmd&& cmd, ReplyFn&& onReply) {
   Conn* c = find(id);
   if (c == nullptr) return;
   const RequestId r = c->nextReq++;
@@ -165,10 +177,11 @@ void Fabric::request(ConnId id, Argv argv, ReplyFn onReply) {
     c->pending.emplace_back(r, std::move(onReply));
   }
   net_.send(c->clientIp, c->serverIp, id,
-            [this, id, r, argv = std::move(argv)]() mutable { arriveRequest(id, r, std::move(argv)); });
+            [this, id, r, cmd = std::move(cmd)]() mutable { arriveRequest(id, r, std::move(cmd)); });
 }
 
-void Fabric::arriveRequest(ConnId id, RequestId r, Argv&& argv) {
+template <class Cmd>
+void Fabric::arriveRequest(ConnId id, RequestId r, Cmd&& cmd) {
   const Conn* c = find(id);
   if (c == nullptr) return;
   SimProcess* p = c->dead ? nullptr : liveServer(*c);
@@ -177,12 +190,12 @@ void Fabric::arriveRequest(ConnId id, RequestId r, Argv&& argv) {
     return;
   }
   if (p->runsNow()) {  // the usual case: no task to wrap the request in
-    p->onRequest(id, r, std::move(argv));
+    p->onRequest(id, r, argvOf(cmd));
     return;
   }
-  p->deliver([this, p, id, r, argv = std::move(argv)]() mutable {
+  p->deliver([this, p, id, r, cmd = std::move(cmd)] {
     if (find(id) == nullptr) return;
-    p->onRequest(id, r, std::move(argv));
+    p->onRequest(id, r, argvOf(cmd));
   });
 }
 

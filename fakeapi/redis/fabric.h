@@ -25,6 +25,9 @@
 namespace kun::redissim {
 
 using Argv = std::vector<std::string>;
+// A command sent again and again unchanged (a Sentinel's PING and hello): made once and
+// shared by every request that carries it, where an Argv is made (and freed) per request.
+using SharedArgv = std::shared_ptr<const Argv>;
 using ConnId = std::uint64_t;
 using RequestId = std::uint64_t;
 using ProcId = std::uint64_t;
@@ -88,6 +91,7 @@ class Fabric {
   // owner 0 = an external client (always running). Callbacks run in the owner process.
   ConnId connect(ProcId owner, NetNodeId clientIp, const RedisEndpoint& to, ClientHandlers h);
   void request(ConnId c, Argv argv, ReplyFn onReply);
+  void request(ConnId c, SharedArgv argv, ReplyFn onReply);
   void close(ConnId c);  // client hangs up; the server sees the peer closed
   bool isOpen(ConnId c) const { return find(c) != nullptr; }
   bool isEstablished(ConnId c) const;
@@ -153,7 +157,11 @@ class Fabric {
   // when it next sends something).
   void resetToClient(ConnId id);
   void arriveSyn(ConnId id);
-  void arriveRequest(ConnId id, RequestId r, Argv&& argv);
+  // Cmd: Argv or SharedArgv.
+  template <class Cmd>
+  void sendRequest(ConnId id, Cmd&& cmd, ReplyFn&& onReply);
+  template <class Cmd>
+  void arriveRequest(ConnId id, RequestId r, Cmd&& cmd);
   // The server side's process when it is the incarnation the connection was made to and
   // it is up; nullptr otherwise.
   SimProcess* liveServer(const Conn& c) const;

@@ -180,7 +180,7 @@ void RedisNode::replyTo(ConnId c, RequestId r, RedisReply&& reply) {
   if (c != 0) fabric().reply(c, r, std::move(reply));
 }
 
-void RedisNode::onRequest(ConnId c, RequestId r, Argv argv) {
+void RedisNode::onRequest(ConnId c, RequestId r, const Argv& argv) {
   auto it = clients_.find(c);
   if (it == clients_.end()) {  // accepted while we were hung, before onAccept ran
     onAccept(c);

@@ -123,7 +123,7 @@ class RedisNode final : public SimProcess {
   void onBoot() override;
   void onDown() override;
   void onAccept(ConnId c) override;
-  void onRequest(ConnId c, RequestId r, Argv argv) override;
+  void onRequest(ConnId c, RequestId r, const Argv& argv) override;
   void onPeerClosed(ConnId c) override;
 
  private:

@@ -32,7 +32,7 @@ void SentinelNode::onPeerClosed(ConnId c) {
   clients_.erase(it);
 }
 
-void SentinelNode::onRequest(ConnId c, RequestId r, Argv argv) {
+void SentinelNode::onRequest(ConnId c, RequestId r, const Argv& argv) {
   auto it = clients_.find(c);
   if (it == clients_.end()) it = clients_.emplace(c, Client{}).first;
   fabric().reply(c, r, dispatch(it->second, c, argv));

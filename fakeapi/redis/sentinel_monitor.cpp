@@ -414,8 +414,8 @@ void SentinelNode::closePc(Instance& ri) {
   setViewed(ri.link.disconnected, true);
 }
 
-template <class F>
-void SentinelNode::send(Instance& ri, Argv argv, F onReply) {
+template <class F, class Cmd>
+void SentinelNode::send(Instance& ri, Cmd cmd, F onReply) {
   if (ri.link.cc == 0) return;
   ++activity_;
   ++ri.link.pendingCommands;
@@ -423,7 +423,7 @@ void SentinelNode::send(Instance& ri, Argv argv, F onReply) {
   // onReply is kept as it is inside the reply callback (not wrapped in a std::function
   // first), so the callback fits in the ReplyFn without an allocation. It gets the reply
   // by reference (no move per hop).
-  fabric().request(ri.link.cc, std::move(argv),
+  fabric().request(ri.link.cc, std::move(cmd),
                    [this, uid, gen, onReply = std::move(onReply)](RedisReply&& r) mutable {
                      Instance* x = byUid(uid);
                      if (!x || x->link.ccGen != gen || x->link.cc == 0) return;
@@ -523,9 +523,8 @@ void SentinelNode::reconnect(Instance& ri) {
 
 void SentinelNode::sendPing(Instance& ri) {
   if (ri.link.cc == 0) return;
-  Argv ping;  // made in place (an initializer list copies its strings)
-  ping.push_back(word("PING"));
-  send(ri, std::move(ping), [this](Instance& x, RedisReply& r) {
+  static const SharedArgv ping = std::make_shared<const Argv>(Argv{word("PING")});
+  send(ri, ping, [this](Instance& x, RedisReply& r) {
     const std::int64_t now = mstime();
     if (r.type == RedisReply::Type::Status || r.type == RedisReply::Type::Error) {
       if (startsWith(r.str, "PONG") || startsWith(r.str, "LOADING") || startsWith(r.str, "MASTERDOWN")) {
@@ -555,14 +554,10 @@ void SentinelNode::sendHello(Instance& ri) {
     h.configEpoch = m.configEpoch;
     h.host = at.host;
     h.port = at.port;
+    h.publish = nullptr;
   }
-  // Written in place in the command (an initializer list would copy every argument).
-  Argv argv;
-  argv.reserve(3);
-  argv.push_back(word("PUBLISH"));
-  argv.push_back(word(kHelloChannel));
-  argv.emplace_back(h.text);
-  send(ri, std::move(argv), [this](Instance& x, RedisReply& r) {
+  if (!h.publish) h.publish = std::make_shared<const Argv>(Argv{word("PUBLISH"), word(kHelloChannel), h.text});
+  send(ri, h.publish, [this](Instance& x, RedisReply& r) {
     if (!r.isError()) x.lastPubTime = mstime();
   });
 }

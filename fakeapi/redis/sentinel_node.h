@@ -150,7 +150,7 @@ class SentinelNode final : public SimProcess {
   void onBoot() override;
   void onDown() override;
   void onAccept(ConnId c) override;
-  void onRequest(ConnId c, RequestId r, Argv argv) override;
+  void onRequest(ConnId c, RequestId r, const Argv& argv) override;
   void onPeerClosed(ConnId c) override;
 
  private:
@@ -214,6 +214,7 @@ class SentinelNode final : public SimProcess {
     // text goes to the master and every replica and sentinel of it every 2 s).
     struct Hello {
       std::string text;
+      SharedArgv publish;  // PUBLISH __sentinel__:hello text, sent while text stays
       std::uint64_t currentEpoch = 0, configEpoch = 0;
       std::string host;
       int port = -1;  // none written yet
@@ -328,10 +329,11 @@ class SentinelNode final : public SimProcess {
   void reconnect(Instance& ri);
   void closeCc(Instance& ri);
   void closePc(Instance& ri);
-  // Sends argv on ri's command link; onReply(Instance&, RedisReply&) runs when the reply
+  // Sends cmd on ri's command link; onReply(Instance&, RedisReply&) runs when the reply
   // comes back on that same link (nullptr: nothing to run).
-  template <class F>
-  void send(Instance& ri, Argv argv, F onReply);
+  // Cmd: Argv, or SharedArgv for a command sent unchanged again and again.
+  template <class F, class Cmd = Argv>
+  void send(Instance& ri, Cmd cmd, F onReply);
   void sendAuthIfNeeded(Instance& ri, ConnId conn);
   void sendPeriodic(Instance& ri);
   void sendPing(Instance& ri);

@@ -113,7 +113,7 @@ class SimProcess {
   virtual void onDown() {}     // it died: drop in-memory state
   virtual void onHang() {}     // it was just stopped (SIGSTOP)
   virtual void onAccept(ConnId) {}
-  virtual void onRequest(ConnId c, RequestId r, Argv argv) = 0;
+  virtual void onRequest(ConnId c, RequestId r, const Argv& argv) = 0;
   virtual void onPeerClosed(ConnId) {}
 
  private:
