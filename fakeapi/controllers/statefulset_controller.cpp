@@ -43,7 +43,6 @@ struct SetView {
   bool parallel = false;
   bool onDelete = false;
   int partition = 0;
-  LabelSelector selector;
 };
 
 }  // namespace
@@ -144,7 +143,7 @@ bool StatefulSetController::sync(const Key& key) {
                    sel ? std::string("empty selector is not allowed") : sel.error().message);
     return true;  // nothing to retry until the set changes
   }
-  v.selector = sel.value();
+  const LabelSelector& selector = sel.value();  // the memo's, not a copy per sync
   const Object& podTemplate = at(spec, "template");
   const std::string& selText = memo.selectorText;
 
@@ -188,7 +187,7 @@ bool StatefulSetController::sync(const Key& key) {
   // --- pods ---
   std::vector<ObjectPtr> slots(static_cast<std::size_t>(v.replicas));
   std::vector<std::pair<int, ObjectPtr>> condemned;
-  for (const ObjectPtr& p : pods_.list(v.ns, v.selector)) {
+  for (const ObjectPtr& p : pods_.list(v.ns, selector)) {
     if (!ownedBy(*p, v.uid)) continue;
     auto ord = statefulSetOrdinal(v.name, meta::fieldView(*p, "name"));
     if (!ord) continue;

@@ -18,8 +18,8 @@ Result<bool> replaceStatus(KubeClient& client, const Resource& r, std::string_vi
     if (!uid.empty() && meta::uid(stored) != uid) {
       return makeError(Reason::NotFound, "object was replaced by a newer one of the same name");
     }
-    const auto before = stored.find("status");
-    const Object& current = before != stored.end() ? *before : kEmpty;
+    const Object* before = memberOf(stored, "status");
+    const Object& current = before ? *before : kEmpty;
     Object status = compute(current);
     if (status == current) return false;
     // Only status and the object's identity and version: see statusUpdateBody.

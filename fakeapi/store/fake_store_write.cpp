@@ -175,8 +175,10 @@ Result<ObjectPtr> FakeStore::createObject(Target t, Object obj) {
   memberSlot(md, "uid") = uid;
   memberSlot(md, "creationTimestamp") = nowText_.at(loop_.wallMicros());
   memberSlot(md, "generation") = 1;
-  md.erase("deletionTimestamp");
-  md.erase("deletionGracePeriodSeconds");
+  // Looked for before erasing: erase(const char*) builds a key string, and they are
+  // almost never there.
+  for (const char* f : {"deletionTimestamp", "deletionGracePeriodSeconds"})
+    if (memberOf(md, f)) md.erase(f);
   store::CreateContext ctx{loop_.wallMicros(), [this] { return allocateClusterIP(); }};
   if (auto st = store::prepareForCreate(res, r.version, obj, ctx); !st) return st.error();
   return commitPut(res, ObjKey{ns, name}, std::move(obj), nullptr, "create");
