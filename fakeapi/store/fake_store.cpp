@@ -225,7 +225,19 @@ ObjectPtr FakeStore::commitPut(StoredResource& res, const ObjKey& key, Object ne
     const Object* refs = mm ? memberOf(*mm, "ownerReferences") : nullptr;
     return refs ? *refs : kNone;
   };
-  const bool ownersChanged = previous ? refsOf(*previous) != refsOf(next) : !refsOf(next).is_null();
+  // A writer's patch lists every difference from the previous state (the resourceVersion
+  // aside): without an op on the owner references they stand as they were, and are not
+  // compared (a status write copies them unchanged).
+  auto patchTouchesOwners = [&] {
+    for (const auto& op : *patch) {
+      const std::string_view p(op.path);
+      if (p == "/metadata" || p.starts_with("/metadata/ownerReferences")) return true;
+    }
+    return false;
+  };
+  const bool ownersChanged = !previous                  ? !refsOf(next).is_null()
+                             : patch && !patchTouchesOwners() ? false
+                                                               : refsOf(*previous) != refsOf(next);
   std::vector<std::string> ownersBefore, ownersAfter;
   if (ownersChanged) {
     if (previous) ownersBefore = store::ownerUidsOf(*previous);
