@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "core/api/object_members.h"
 
 namespace kun {
 
@@ -82,9 +83,11 @@ bool EventRecorder::bump(const KeyView& key, const Seen& seen, const std::string
 bool EventRecorder::createNew(const KeyView& key, const Object& involved, EventType type,
                               std::string_view reason, std::string_view message,
                               const std::string& now) {
-  // The involved object's fields read in place: each is copied once, into the Event.
-  const std::string_view involvedNs = meta::fieldView(involved, "namespace");
-  const std::string_view involvedName = meta::fieldView(involved, "name");
+  // The involved object's fields read in place (metadata's in one walk): each is copied
+  // once, into the Event.
+  const MetaIdentity id = identityOf(involved);
+  const std::string_view involvedNs = id.ns;
+  const std::string_view involvedName = id.name;
   auto str = [&](const char* k) {
     const Object* v = memberOf(involved, k);
     return v && v->is_string() ? std::string_view(v->get_ref<const std::string&>()) : std::string_view();
@@ -118,8 +121,8 @@ bool EventRecorder::createNew(const KeyView& key, const Object& involved, EventT
                                                    .add("kind", str("kind"))
                                                    .add("name", involvedName)
                                                    .add("namespace", involvedNs)
-                                                   .add("resourceVersion", meta::fieldView(involved, "resourceVersion"))
-                                                   .add("uid", meta::fieldView(involved, "uid"))
+                                                   .add("resourceVersion", id.resourceVersion)
+                                                   .add("uid", id.uid)
                                                    .done())
                         .add("kind", "Event")
                         .add("lastTimestamp", now)

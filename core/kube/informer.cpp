@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <mutex>
 
+#include "core/api/object_members.h"
 #include "core/runtime/retry_after.h"
 
 namespace kun {
@@ -201,13 +202,13 @@ void Informer::startWatch() {
 
 void Informer::onEvent(const WatchEvent& ev) {
   if (!running_) return;
-  // Every change of every watched object passes here: its fields are read in place.
-  const std::string_view rv = meta::fieldView(*ev.object, "resourceVersion");
-  if (!rv.empty()) lastVersion_.assign(rv);
+  // Every change of every watched object passes here: read in one walk of its metadata.
+  const MetaIdentity id = identityOf(*ev.object);
+  if (!id.resourceVersion.empty()) lastVersion_.assign(id.resourceVersion);
   if (ev.type == WatchEventType::Bookmark) return;
   // The event's object is immutable and shared: the cache keeps the same version.
   const ObjectPtr& obj = ev.object;
-  const std::string k = cacheKey(meta::fieldView(*obj, "namespace"), meta::fieldView(*obj, "name"));
+  const std::string k = cacheKey(id.ns, id.name);
   ObjectPtr old;
   {
     std::unique_lock lock(cacheMu_);  // released before the handlers run: they read the cache

@@ -267,8 +267,11 @@ Result<ObjectPtr> FakeStore::updateObject(Target t, Object in, bool statusOnly, 
     return makeError(Reason::NotFound,
                      fmt::format("the server could not find the requested resource ({}/status)", res.groupResource));
   if (auto st = checkTypeMeta(in, r, res); !st) return st.error();
-  const std::string name = meta::name(in);
-  const std::string ns = res.namespaced ? meta::namespaceOf(in) : std::string();
+  // The identity and preconditions read in one walk of each metadata (read before `in` is
+  // changed or moved from).
+  const MetaIdentity given = identityOf(in);
+  const std::string name(given.name);
+  const std::string ns = res.namespaced ? std::string(given.ns) : std::string();
   if (name.empty())
     return makeError(Reason::Invalid, fmt::format("{}: metadata.name: Required value", res.kind), "metadata.name");
   if (res.namespaced && ns.empty())
@@ -279,14 +282,13 @@ Result<ObjectPtr> FakeStore::updateObject(Target t, Object in, bool statusOnly, 
   const ObjectPtr current = entry->object;
   const Object& cur = *current;
 
-  const std::string_view inRv = meta::fieldView(in, "resourceVersion");
-  if (!inRv.empty() && inRv != meta::fieldView(cur, "resourceVersion"))
+  const MetaIdentity stored = identityOf(cur);
+  if (!given.resourceVersion.empty() && given.resourceVersion != stored.resourceVersion)
     return conflict(res, name, "the object has been modified; please apply your changes to the latest version and try again");
-  const std::string_view inUid = meta::fieldView(in, "uid");
-  if (!inUid.empty() && inUid != meta::fieldView(cur, "uid"))
+  if (!given.uid.empty() && given.uid != stored.uid)
     return conflict(res, name,
-                    fmt::format("Precondition failed: UID in precondition: {}, UID in object meta: {}", inUid,
-                                meta::fieldView(cur, "uid")));
+                    fmt::format("Precondition failed: UID in precondition: {}, UID in object meta: {}", given.uid,
+                                stored.uid));
 
   Object next;
   if (statusOnly) {
