@@ -59,7 +59,8 @@ Difference classify(const store::BackPatch& patch, bool statusSubresource) {
 Status checkTypeMeta(const Object& in, const Resource& r, const store::StoredResource& res) {
   if (!in.is_object()) return makeError(Reason::BadRequest, "the object must be a JSON object");
   if (const Object* av = memberOf(in, "apiVersion"); av && !av->is_null()) {
-    if (!av->is_string() || av->get_ref<const std::string&>() != r.apiVersion())
+    // Compared piecewise (sameApiVersion): apiVersion() builds "group/version" each call.
+    if (!av->is_string() || !sameApiVersion(in, r))
       return makeError(Reason::BadRequest, fmt::format("the API version in the data ({}) does not match the expected "
                                                        "API version ({})",
                                                        av->dump(), r.apiVersion()));
@@ -128,18 +129,21 @@ Result<ObjectPtr> FakeStore::createObject(Target t, Object obj) {
     return makeError(Reason::Forbidden, fmt::format("create not allowed while custom resource definition {} is "
                                                     "terminating",
                                                     res.groupResource));
-  memberSlot(obj, "apiVersion") = r.apiVersion();
-  memberSlot(obj, "kind") = res.kind;
+  // Mostly sent as they should be (checked above): then left as they are, not rebuilt.
+  if (!sameApiVersion(obj, r)) memberSlot(obj, "apiVersion") = r.apiVersion();
+  if (const Object* k = memberOf(obj, "kind"); !k || !k->is_string() || k->get_ref<const std::string&>() != res.kind)
+    memberSlot(obj, "kind") = res.kind;
   Object& m = memberSlot(obj, "metadata");
   if (!m.is_object()) m = Object::object();
   if (auto rv = m.find("resourceVersion"); rv != m.end() && rv->is_string() && !rv->get_ref<const std::string&>().empty())
     return makeError(Reason::BadRequest, "resourceVersion should not be set on objects to be created");
   if (!res.namespaced) m.erase("namespace");
   normalizeMeta(obj);
-  const std::string ns = res.namespaced ? meta::namespaceOf(obj) : std::string();
+  const MetaIdentity given = identityOf(obj);  // one walk of metadata for both
+  const std::string ns = res.namespaced ? std::string(given.ns) : std::string();
 
   bool generated = false;
-  std::string name = meta::name(obj);
+  std::string name(given.name);
   if (name.empty()) {
     std::string base = meta::generateName(obj);
     if (!base.empty()) {
