@@ -15,7 +15,7 @@ Result<bool> replaceStatus(KubeClient& client, const Resource& r, std::string_vi
     auto cur = client.getShared(r, ns, name);
     if (!cur) return cur.error();
     const Object& stored = **cur;
-    if (!uid.empty() && meta::uid(stored) != uid) {
+    if (!uid.empty() && meta::fieldView(stored, "uid") != uid) {
       return makeError(Reason::NotFound, "object was replaced by a newer one of the same name");
     }
     const Object* before = memberOf(stored, "status");
