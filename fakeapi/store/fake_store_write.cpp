@@ -371,7 +371,7 @@ ObjectPtr FakeStore::applyNext(StoredResource& res, const ObjKey& key, Object ne
   if (store::readyToRemove(res, next)) return commitRemove(res, key, std::move(next), verb);
   // Nothing changed: nothing committed.
   if (patch ? patch->empty() : next == *current) return current;
-  return commitPut(res, key, std::move(next), current, verb, std::move(patch));
+  return commitPut(res, key, std::move(next), current, verb, std::move(patch), entry);
 }
 
 }  // namespace kun
