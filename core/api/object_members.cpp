@@ -18,4 +18,20 @@ Object& memberSlot(Object& o, std::string_view key) {
   return o[std::string(key)];
 }
 
+MetaIdentity identityOf(const Object& o) {
+  using namespace std::string_view_literals;
+  MetaIdentity id;
+  const Object* m = memberOf(o, "metadata");
+  if (!m || !m->is_object()) return id;
+  for (const auto& [k, v] : m->get_ref<const Object::object_t&>()) {
+    if (!v.is_string()) continue;
+    const std::string_view text = v.get_ref<const std::string&>();
+    if (k == "name"sv) id.name = text;
+    else if (k == "namespace"sv) id.ns = text;
+    else if (k == "resourceVersion"sv) id.resourceVersion = text;
+    else if (k == "uid"sv) id.uid = text;
+  }
+  return id;
+}
+
 }  // namespace kun

@@ -17,4 +17,12 @@ Object copyWithout(const Object& o, std::string_view key);
 // (a heap allocation past 15 characters) and compares it at every tree level.
 Object& memberSlot(Object& o, std::string_view key);
 
+// An object's metadata.name, namespace, resourceVersion and uid as views, found in one walk
+// of metadata ("" when absent or not a string, as meta:: reads them): for readers that need
+// several, where each meta:: getter would walk metadata again.
+struct MetaIdentity {
+  std::string_view name, ns, resourceVersion, uid;
+};
+MetaIdentity identityOf(const Object& o);
+
 }  // namespace kun

@@ -27,7 +27,49 @@ bool sameMembersBut(const Object& a, const Object& b, std::string_view skip, Sam
   }
 }
 
+// o's member key as toObject writes field v (putStr): a string equal to v, or no member
+// where v is empty.
+bool strReadsBack(const Object& o, std::string_view key, const std::string& v) {
+  const Object* m = memberOf(o, key);
+  return m ? m->is_string() && m->get_ref<const std::string&>() == v : v.empty();
+}
+
 }  // namespace
+
+bool conditionReadsBack(const Condition& c, const Object& o) {
+  return o.is_object() && strReadsBack(o, "type", c.type) && strReadsBack(o, "status", c.status) &&
+         strReadsBack(o, "lastUpdateTime", c.lastUpdateTime) &&
+         strReadsBack(o, "lastTransitionTime", c.lastTransitionTime) && strReadsBack(o, "reason", c.reason) &&
+         strReadsBack(o, "message", c.message);
+}
+
+bool statusReadsBack(const RedisClusterStatus& s) {
+  const Object* o = s.original.get();
+  if (!o || !o->is_object()) return false;
+  if (!strReadsBack(*o, "masterIP", s.masterIP) || !strReadsBack(*o, "sentinelIP", s.sentinelIP)) return false;
+  // putInt: an integer, or no member where it is 0.
+  if (const Object* g = memberOf(*o, "observedGeneration")) {
+    if (!g->is_number_integer() || g->get<std::int64_t>() != s.observedGeneration) return false;
+  } else if (s.observedGeneration != 0) {
+    return false;
+  }
+  // Written when set; when not, only a null one is carried over.
+  const Object* a = memberOf(*o, "acceptedSpec");
+  if (s.acceptedSpec) {
+    if (!a || (a != s.acceptedSpec.get() && !(*a == *s.acceptedSpec))) return false;
+  } else if (a && !a->is_null()) {
+    return false;
+  }
+  // The conditions, each from its own place in the original (its unmodelled members).
+  const Object* cs = memberOf(*o, "conditions");
+  if (s.conditions.empty() && (!cs || cs->is_null())) return true;
+  if (!cs || !cs->is_array() || cs->size() != s.conditions.size()) return false;
+  for (std::size_t i = 0; i < s.conditions.size(); ++i) {
+    const Object& oc = (*cs)[i];
+    if (s.conditions[i].original.get() != &oc || !conditionReadsBack(s.conditions[i], oc)) return false;
+  }
+  return true;
+}
 
 bool onlyStatusWritten(const Object& before, const Object& after) {
   return sameMembersBut(before, after, "status", [](const std::string& key, const Object& a, const Object& b) {

@@ -19,4 +19,13 @@ bool onlyStatusWritten(const Object& before, const Object& after);
 // it, which hold the same JSON in before) stays as it is.
 void takeStatusWrite(RedisCluster& rc, RedisClusterStatus status, std::shared_ptr<const Object> root);
 
+// Whether c's modelled fields read back from o as they are (each a string equal to the
+// field, or absent where the field is empty): then toObject(c) == o when c.original is o,
+// the rest of it being carried over from there.
+bool conditionReadsBack(const Condition& c, const Object& o);
+// Whether toObject(s) == *s.original, told from the fields without building the JSON (a
+// status write that would change nothing is asked for on every reconcile pass). False
+// also when it cannot be told this way: then build and compare.
+bool statusReadsBack(const RedisClusterStatus& s);
+
 }  // namespace kun::api

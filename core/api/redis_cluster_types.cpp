@@ -5,6 +5,7 @@
 
 #include "core/api/json_fields.h"
 #include "core/api/object_ptr.h"
+#include "core/api/redis_cluster_status_write.h"
 
 namespace kun::api {
 
@@ -248,6 +249,8 @@ Result<RedisClusterStatus> parseStoredStatus(std::shared_ptr<const Object> root)
 
 Object toObject(const Condition& c) {
   const Object* orig = ptr(c.original);
+  // Most conditions are as they were read: copied whole, not rebuilt member by member.
+  if (orig && conditionReadsBack(c, *orig)) return *orig;
   Object out = jsonf::carryOver(orig, kConditionKeys);
   jsonf::putStr(out, orig, "type", c.type);
   jsonf::putStr(out, orig, "status", c.status);

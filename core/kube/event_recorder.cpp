@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "core/api/object_members.h"
 
 namespace kun {
 
@@ -37,12 +38,13 @@ EventRecorder::EventRecorder(KubeClient& client, EventLoop& loop, std::string co
 
 void EventRecorder::record(const Object& involved, EventType type, std::string_view reason,
                            std::string_view message) {
-  std::string who = meta::uid(involved);
+  std::string_view who = meta::fieldView(involved, "uid");
+  std::string whoText;  // only for an object without a uid
   if (who.empty()) {
-    who = fmt::format("{}/{}/{}", involved.value("kind", ""), meta::namespaceOf(involved),
-                      meta::name(involved));
+    whoText = fmt::format("{}/{}/{}", involved.value("kind", ""), meta::namespaceOf(involved), meta::name(involved));
+    who = whoText;
   }
-  Key key{std::move(who), std::string(eventTypeName(type)), std::string(reason), std::string(message)};
+  const KeyView key{who, eventTypeName(type), reason, message};
   std::string now;
   std::optional<Seen> known;
   {
@@ -59,8 +61,11 @@ void EventRecorder::record(const Object& involved, EventType type, std::string_v
   if (!createNew(key, involved, type, reason, message, now)) dropped_.fetch_add(1, std::memory_order_relaxed);
 }
 
-bool EventRecorder::bump(const Key& key, const Seen& seen, const std::string& now) {
-  const Object patch = {{"count", seen.count + 1}, {"lastTimestamp", now}};
+bool EventRecorder::bump(const KeyView& key, const Seen& seen, const std::string& now) {
+  Object patch = Object::object();
+  auto& members = patch.get_ref<Object::object_t&>();
+  members.emplace_hint(members.end(), "count", seen.count + 1);
+  members.emplace_hint(members.end(), "lastTimestamp", now);
   auto res = client_.patchShared(res::events, seen.ns, seen.name, patch);
   if (res.ok()) {
     {
@@ -75,10 +80,19 @@ bool EventRecorder::bump(const Key& key, const Seen& seen, const std::string& no
   return true;
 }
 
-bool EventRecorder::createNew(const Key& key, const Object& involved, EventType type,
+bool EventRecorder::createNew(const KeyView& key, const Object& involved, EventType type,
                               std::string_view reason, std::string_view message,
                               const std::string& now) {
-  std::string ns = meta::namespaceOf(involved);
+  // The involved object's fields read in place (metadata's in one walk): each is copied
+  // once, into the Event.
+  const MetaIdentity id = identityOf(involved);
+  const std::string_view involvedNs = id.ns;
+  const std::string_view involvedName = id.name;
+  auto str = [&](const char* k) {
+    const Object* v = memberOf(involved, k);
+    return v && v->is_string() ? std::string_view(v->get_ref<const std::string&>()) : std::string_view();
+  };
+  std::string ns(involvedNs);
   if (ns.empty()) ns = "default";  // cluster-scoped objects (nodes) report into default
   // client-go names an Event <involved>.<unix nanos in hex>; the sequence keeps two events
   // at the same virtual instant apart.
@@ -88,11 +102,13 @@ bool EventRecorder::createNew(const Key& key, const Object& involved, EventType 
     seq = seq_++;
   }
   const std::int64_t nanos = loop_.wallMicros() * 1000 + static_cast<std::int64_t>(seq % 1000);
-  const std::string involvedName = meta::name(involved);
   // "<involved>.<nanos in hex>", appended: an Event is created on every first occurrence.
-  std::string eventName = involvedName + '.';
+  std::string eventName;
+  eventName.reserve(involvedName.size() + 17);
+  eventName.append(involvedName).append(1, '.');
   char hex[24];
   eventName.append(hex, std::to_chars(hex, hex + sizeof hex, nanos, 16).ptr);
+  std::string name = eventName;  // what the cache keeps (the store takes the name as given)
   SortedObject source;
   source.add("component", component_);
   if (!host_.empty()) source.add("host", host_);
@@ -101,12 +117,12 @@ bool EventRecorder::createNew(const Key& key, const Object& involved, EventType 
                         .add("count", 1)
                         .add("firstTimestamp", now)
                         .add("involvedObject", SortedObject()
-                                                   .add("apiVersion", involved.value("apiVersion", ""))
-                                                   .add("kind", involved.value("kind", ""))
+                                                   .add("apiVersion", str("apiVersion"))
+                                                   .add("kind", str("kind"))
                                                    .add("name", involvedName)
-                                                   .add("namespace", meta::namespaceOf(involved))
-                                                   .add("resourceVersion", meta::resourceVersion(involved))
-                                                   .add("uid", meta::uid(involved))
+                                                   .add("namespace", involvedNs)
+                                                   .add("resourceVersion", id.resourceVersion)
+                                                   .add("uid", id.uid)
                                                    .done())
                         .add("kind", "Event")
                         .add("lastTimestamp", now)
@@ -125,17 +141,21 @@ bool EventRecorder::createNew(const Key& key, const Object& involved, EventType 
   if (!res.ok()) return false;
   created_.fetch_add(1, std::memory_order_relaxed);
   std::lock_guard lock(mu_);
-  remember(key, Seen{ns, meta::name(**res), 1});
+  remember(key, Seen{std::move(ns), std::move(name), 1});
   return true;
 }
 
-void EventRecorder::remember(const Key& key, Seen seen) {
+void EventRecorder::remember(const KeyView& view, Seen seen) {
   seen.stamp = seq_;
-  order_.emplace_back(key, seen.stamp);
-  seen_[key] = std::move(seen);
+  Key key{std::string(std::get<0>(view)), std::string(std::get<1>(view)), std::string(std::get<2>(view)),
+          std::string(std::get<3>(view))};
+  auto it = seen_.lower_bound(view);
+  if (it != seen_.end() && !seen_.key_comp()(view, it->first)) it->second = std::move(seen);
+  else it = seen_.emplace_hint(it, key, std::move(seen));
+  order_.emplace_back(std::move(key), it->second.stamp);
   while (order_.size() > kCacheSize) {
     auto& [oldKey, stamp] = order_.front();
-    if (auto it = seen_.find(oldKey); it != seen_.end() && it->second.stamp == stamp) seen_.erase(it);
+    if (auto old = seen_.find(oldKey); old != seen_.end() && old->second.stamp == stamp) seen_.erase(old);
     order_.pop_front();
   }
 }

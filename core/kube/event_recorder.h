@@ -45,8 +45,10 @@ class EventRecorder {
   static constexpr std::size_t kCacheSize = 4096;
 
  private:
-  // involved uid (or kind/ns/name when it has none), type, reason, message.
+  // involved uid (or kind/ns/name when it has none), type, reason, message. Looked up by
+  // views (KeyView): a key is built only for an Event seen the first time.
   using Key = std::tuple<std::string, std::string, std::string, std::string>;
+  using KeyView = std::tuple<std::string_view, std::string_view, std::string_view, std::string_view>;
   struct Seen {
     std::string ns;
     std::string name;
@@ -55,10 +57,10 @@ class EventRecorder {
   };
 
   // Patches the Event seen names; false when it is gone (NotFound). Unlocked.
-  bool bump(const Key& key, const Seen& seen, const std::string& now);
-  bool createNew(const Key& key, const Object& involved, EventType type, std::string_view reason,
+  bool bump(const KeyView& key, const Seen& seen, const std::string& now);
+  bool createNew(const KeyView& key, const Object& involved, EventType type, std::string_view reason,
                  std::string_view message, const std::string& now);
-  void remember(const Key& key, Seen seen);  // with mu_ held
+  void remember(const KeyView& key, Seen seen);  // with mu_ held
 
   KubeClient& client_;
   EventLoop& loop_;
@@ -66,7 +68,7 @@ class EventRecorder {
   std::string host_;
   std::mutex mu_;  // guards seen_, order_, seq_ and nowText_
   Rfc3339Text nowText_;
-  std::map<Key, Seen> seen_;
+  std::map<Key, Seen, std::less<>> seen_;
   std::deque<std::pair<Key, std::uint64_t>> order_;  // insertion order, to forget the oldest
   std::uint64_t seq_ = 0;
   std::atomic<std::uint64_t> created_{0};

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <mutex>
 
+#include "core/api/object_members.h"
 #include "core/runtime/retry_after.h"
 
 namespace kun {
@@ -19,6 +20,31 @@ std::string cacheKey(std::string_view ns, std::string_view name) {
   k += '/';
   k += name;
   return k;
+}
+
+// metadata.labels[key] in place, "" when absent or not a string (as meta::label reads it).
+std::string_view labelView(const Object& o, std::string_view key) {
+  const Object* m = memberOf(o, "metadata");
+  const Object* l = m ? memberOf(*m, "labels") : nullptr;
+  const Object* v = l ? memberOf(*l, key) : nullptr;
+  return v && v->is_string() ? std::string_view(v->get_ref<const std::string&>()) : std::string_view();
+}
+
+// One label's index: value -> cache key -> object. An empty value is not indexed.
+template <class Index>
+void indexPut(Index& index, std::string_view value, const std::string& key, const ObjectPtr& obj) {
+  if (value.empty()) return;
+  auto bucket = index.find(value);
+  if (bucket == index.end()) bucket = index.try_emplace(std::string(value)).first;
+  bucket->second.insert_or_assign(key, obj);
+}
+
+template <class Index>
+void indexDrop(Index& index, std::string_view value, const std::string& key) {
+  auto bucket = index.find(value);
+  if (bucket == index.end()) return;
+  bucket->second.erase(key);
+  if (bucket->second.empty()) index.erase(bucket);
 }
 
 }  // namespace
@@ -176,23 +202,37 @@ void Informer::startWatch() {
 
 void Informer::onEvent(const WatchEvent& ev) {
   if (!running_) return;
-  const std::string rv = meta::resourceVersion(*ev.object);
-  if (!rv.empty()) lastVersion_ = rv;
+  // Every change of every watched object passes here: read in one walk of its metadata.
+  const MetaIdentity id = identityOf(*ev.object);
+  if (!id.resourceVersion.empty()) lastVersion_.assign(id.resourceVersion);
   if (ev.type == WatchEventType::Bookmark) return;
   // The event's object is immutable and shared: the cache keeps the same version.
   const ObjectPtr& obj = ev.object;
-  const std::string k = cacheKey(meta::namespaceOf(*obj), meta::name(*obj));
+  const std::string k = cacheKey(id.ns, id.name);
   ObjectPtr old;
   {
     std::unique_lock lock(cacheMu_);  // released before the handlers run: they read the cache
-    auto it = cache_.find(k);
-    if (it != cache_.end()) old = it->second;
-    if (old) indexRemove(k, *old);
+    auto it = cache_.lower_bound(k);
+    const bool cached = it != cache_.end() && it->first == k;
+    if (cached) old = it->second;
     if (ev.type == WatchEventType::Deleted) {
-      if (it != cache_.end()) cache_.erase(it);
+      if (old) indexRemove(k, *old);
+      if (cached) cache_.erase(it);
     } else {
-      cache_[k] = obj;
-      indexAdd(k, obj);
+      if (old) {
+        // indexRemove(k, *old) then indexAdd(k, obj): labels mostly stay, and then the
+        // entry is repointed where it is, not erased and made again.
+        for (std::size_t i = 0; i < opts_.indexLabels.size(); ++i) {
+          const std::string_view was = labelView(*old, opts_.indexLabels[i]);
+          const std::string_view now = labelView(*obj, opts_.indexLabels[i]);
+          if (was != now) indexDrop(indexes_[i], was, k);
+          indexPut(indexes_[i], now, k, obj);
+        }
+      } else {
+        indexAdd(k, obj);
+      }
+      if (cached) it->second = obj;
+      else cache_.emplace_hint(it, k, obj);
     }
     changes_.fetch_add(1, std::memory_order_release);
   }
@@ -204,20 +244,13 @@ void Informer::onEvent(const WatchEvent& ev) {
 }
 
 void Informer::indexAdd(const std::string& key, const ObjectPtr& obj) {
-  for (std::size_t i = 0; i < opts_.indexLabels.size(); ++i) {
-    const std::string v = meta::label(*obj, opts_.indexLabels[i]);
-    if (!v.empty()) indexes_[i][v][key] = obj;
-  }
+  for (std::size_t i = 0; i < opts_.indexLabels.size(); ++i)
+    indexPut(indexes_[i], labelView(*obj, opts_.indexLabels[i]), key, obj);
 }
 
 void Informer::indexRemove(const std::string& key, const Object& obj) {
-  for (std::size_t i = 0; i < opts_.indexLabels.size(); ++i) {
-    const std::string v = meta::label(obj, opts_.indexLabels[i]);
-    auto bucket = indexes_[i].find(v);
-    if (bucket == indexes_[i].end()) continue;
-    bucket->second.erase(key);
-    if (bucket->second.empty()) indexes_[i].erase(bucket);
-  }
+  for (std::size_t i = 0; i < opts_.indexLabels.size(); ++i)
+    indexDrop(indexes_[i], labelView(obj, opts_.indexLabels[i]), key);
 }
 
 void Informer::reindex() {

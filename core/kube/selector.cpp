@@ -196,10 +196,10 @@ const std::string* lookup(const std::map<std::string, std::string>& labels, cons
 }
 
 const std::string* lookup(const Object* labels, const std::string& key) {
-  if (!labels) return nullptr;
-  auto it = labels->find(key);
-  if (it == labels->end() || !it->is_string()) return nullptr;
-  return &it->get_ref<const std::string&>();
+  // memberOf: a label map is small, and its walk compares lengths before bytes where the
+  // tree search makes a string compare per level (lists match every object they visit).
+  const Object* v = labels ? memberOf(*labels, key) : nullptr;
+  return v && v->is_string() ? &v->get_ref<const std::string&>() : nullptr;
 }
 
 template <class Labels>

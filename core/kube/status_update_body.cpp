@@ -12,9 +12,12 @@ Object statusUpdateBody(const Object& stored, Object status) {
   for (std::string_view f : {"apiVersion", "kind"})
     if (const Object* v = memberOf(stored, f)) top.emplace_hint(top.end(), f, *v);
   auto& m = top.emplace_hint(top.end(), "metadata", Object::object())->second.get_ref<Object::object_t&>();
-  if (const Object* sm = memberOf(stored, "metadata"); sm && sm->is_object())
-    for (std::string_view f : {"name", "namespace", "resourceVersion", "uid"})
-      if (const Object* v = memberOf(*sm, f)) m.emplace_hint(m.end(), f, *v);
+  // The four in one walk of the stored metadata: they come in its key order, as they go.
+  if (const Object* sm = memberOf(stored, "metadata"); sm && sm->is_object()) {
+    using namespace std::string_view_literals;
+    for (const auto& [k, v] : sm->get_ref<const Object::object_t&>())
+      if (k == "name"sv || k == "namespace"sv || k == "resourceVersion"sv || k == "uid"sv) m.emplace_hint(m.end(), k, v);
+  }
   top.emplace_hint(top.end(), "status", std::move(status));
   return obj;
 }

@@ -75,6 +75,24 @@ Object ipList(const std::string& ip) {
   return list;
 }
 
+// status[key] = v, left as it is when it holds v already: a status is mostly built again
+// as it was, and replacing a string frees it and allocates the same text again.
+void putString(Object& status, std::string_view key, std::string_view v) {
+  Object& slot = memberSlot(status, key);
+  if (!slot.is_string() || slot.get_ref<const std::string&>() != v) slot = v;
+}
+
+// status[key] = ipList(ip), not built when it is that already.
+void putIpList(Object& status, std::string_view key, const std::string& ip) {
+  Object& slot = memberSlot(status, key);
+  if (slot.is_array() && slot.size() == 1) {
+    const Object& e = slot.front();
+    const Object* v = e.is_object() && e.size() == 1 ? memberOf(e, "ip") : nullptr;
+    if (v && v->is_string() && v->get_ref<const std::string&>() == ip) return;
+  }
+  slot = ipList(ip);
+}
+
 }  // namespace
 
 Kubelet::Kubelet(SimEnv env, Random rng, KubeletConfig cfg)
@@ -665,21 +683,21 @@ Object Kubelet::buildStatus(const PodRt& p, const Object& current) const {
   }
   std::string phase = "Pending";
   if (p.sandbox) phase = (allTerminated && !anyRestartPending) ? (allSucceeded ? "Succeeded" : "Failed") : "Running";
-  memberSlot(st, "phase") = phase;
+  putString(st, "phase", phase);
   const std::string host = hostIpOf(p.node);
   if (!host.empty()) {
-    memberSlot(st, "hostIP") = host;
-    memberSlot(st, "hostIPs") = ipList(host);
+    putString(st, "hostIP", host);
+    putIpList(st, "hostIPs", host);
   }
   if (!p.ip.empty()) {
-    memberSlot(st, "podIP") = p.ip;
-    memberSlot(st, "podIPs") = ipList(p.ip);
+    putString(st, "podIP", p.ip);
+    putIpList(st, "podIPs", p.ip);
   } else {
     st.erase("podIP");
     st.erase("podIPs");
   }
-  if (!p.startTime.empty()) memberSlot(st, "startTime") = p.startTime;
-  memberSlot(st, "qosClass") = "BestEffort";
+  if (!p.startTime.empty()) putString(st, "startTime", p.startTime);
+  putString(st, "qosClass", "BestEffort");
   memberSlot(st, "containerStatuses") = std::move(statuses);
   const bool ready = unready.empty() && !p.containers.empty();
   std::string list;

@@ -88,8 +88,17 @@ void setCondition(Object& status, std::string_view type, std::string_view value,
   if (strView(c, "status") != value || !memberOf(c, "lastTransitionTime")) memberSlot(c, "lastTransitionTime") = now;
   set("status", value);
   if (Object& probe = memberSlot(c, "lastProbeTime"); !probe.is_null()) probe = nullptr;
-  if (reason.empty()) c.erase("reason"); else set("reason", reason);
-  if (message.empty()) c.erase("message"); else set("message", message);
+  // Mostly neither is there to erase: looked for first (erase builds a key string).
+  if (reason.empty()) {
+    if (memberOf(c, "reason")) c.erase("reason");
+  } else {
+    set("reason", reason);
+  }
+  if (message.empty()) {
+    if (memberOf(c, "message")) c.erase("message");
+  } else {
+    set("message", message);
+  }
 }
 
 }  // namespace kun::sim

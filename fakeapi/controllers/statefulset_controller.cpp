@@ -33,6 +33,14 @@ std::string strAt(const Object& o, const char* key, const std::string& def = {})
 
 bool ownedBy(const Object& o, const std::string& uid) { return meta::controlledBy(o, uid); }
 
+// metadata.labels[key] in place ("" when absent or not a string, as meta::label reads it).
+std::string_view labelView(const Object& o, std::string_view key) {
+  const Object* m = memberOf(o, "metadata");
+  const Object* l = m ? memberOf(*m, "labels") : nullptr;
+  const Object* v = l ? memberOf(*l, key) : nullptr;
+  return v && v->is_string() ? std::string_view(v->get_ref<const std::string&>()) : std::string_view();
+}
+
 bool healthy(const Object& pod) { return isRunningAndReady(pod); }
 
 // What one sync knows about the set it works on.
@@ -43,7 +51,6 @@ struct SetView {
   bool parallel = false;
   bool onDelete = false;
   int partition = 0;
-  LabelSelector selector;
 };
 
 }  // namespace
@@ -144,7 +151,7 @@ bool StatefulSetController::sync(const Key& key) {
                    sel ? std::string("empty selector is not allowed") : sel.error().message);
     return true;  // nothing to retry until the set changes
   }
-  v.selector = sel.value();
+  const LabelSelector& selector = sel.value();  // the memo's, not a copy per sync
   const Object& podTemplate = at(spec, "template");
   const std::string& selText = memo.selectorText;
 
@@ -188,7 +195,7 @@ bool StatefulSetController::sync(const Key& key) {
   // --- pods ---
   std::vector<ObjectPtr> slots(static_cast<std::size_t>(v.replicas));
   std::vector<std::pair<int, ObjectPtr>> condemned;
-  for (const ObjectPtr& p : pods_.list(v.ns, v.selector)) {
+  for (const ObjectPtr& p : pods_.list(v.ns, selector)) {
     if (!ownedBy(*p, v.uid)) continue;
     auto ord = statefulSetOrdinal(v.name, meta::fieldView(*p, "name"));
     if (!ord) continue;
@@ -331,7 +338,7 @@ bool StatefulSetController::sync(const Key& key) {
     for (int target = v.replicas - 1; target >= v.partition; --target) {
       const auto& slot = slots[static_cast<std::size_t>(target)];
       if (!slot) break;
-      if (meta::label(*slot, kRevisionLabel) != updateRev && !meta::isDeleting(*slot)) {
+      if (labelView(*slot, kRevisionLabel) != updateRev && !meta::isDeleting(*slot)) {
         deletePod(*slot, "rolling update");
         break;
       }
@@ -341,13 +348,14 @@ bool StatefulSetController::sync(const Key& key) {
 
   // --- status, from what this sync knows exists now ---
   std::int64_t count = 0, ready = 0, current = 0, updated = 0;
-  std::set<std::string> liveRevisions{currentRev, updateRev};
+  std::set<std::string, std::less<>> liveRevisions{currentRev, updateRev};
   auto tally = [&](const Object& p) {
     const bool deleting = meta::isDeleting(p) || deletedNow.count(meta::fieldView(p, "name"));
     ++count;
     if (healthyPod(p) && !deleting) ++ready;
-    const std::string rev = meta::label(p, kRevisionLabel);
-    liveRevisions.insert(rev);
+    // Read in place, and kept only when new: pods mostly carry a revision already there.
+    const std::string_view rev = labelView(p, kRevisionLabel);
+    if (liveRevisions.find(rev) == liveRevisions.end()) liveRevisions.emplace(rev);
     if (deleting) return;
     if (rev == currentRev) ++current;
     if (rev == updateRev) ++updated;

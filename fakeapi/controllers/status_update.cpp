@@ -15,11 +15,11 @@ Result<bool> replaceStatus(KubeClient& client, const Resource& r, std::string_vi
     auto cur = client.getShared(r, ns, name);
     if (!cur) return cur.error();
     const Object& stored = **cur;
-    if (!uid.empty() && meta::uid(stored) != uid) {
+    if (!uid.empty() && meta::fieldView(stored, "uid") != uid) {
       return makeError(Reason::NotFound, "object was replaced by a newer one of the same name");
     }
-    const auto before = stored.find("status");
-    const Object& current = before != stored.end() ? *before : kEmpty;
+    const Object* before = memberOf(stored, "status");
+    const Object& current = before ? *before : kEmpty;
     Object status = compute(current);
     if (status == current) return false;
     // Only status and the object's identity and version: see statusUpdateBody.

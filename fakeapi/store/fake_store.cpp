@@ -209,7 +209,8 @@ void FakeStore::record(std::string_view verb, const StoredResource& res, const O
 }
 
 ObjectPtr FakeStore::commitPut(StoredResource& res, const ObjKey& key, Object next, ObjectPtr previous,
-                               std::string_view verb, std::optional<store::BackPatch> patch) {
+                               std::string_view verb, std::optional<store::BackPatch> patch,
+                               const store::ObjectTable::Entry* at) {
   const std::uint64_t rv = ++rv_;
   Object& m = memberSlot(next, "metadata");
   if (patch && previous) {
@@ -225,7 +226,20 @@ ObjectPtr FakeStore::commitPut(StoredResource& res, const ObjKey& key, Object ne
     const Object* refs = mm ? memberOf(*mm, "ownerReferences") : nullptr;
     return refs ? *refs : kNone;
   };
-  const bool ownersChanged = previous ? refsOf(*previous) != refsOf(next) : !refsOf(next).is_null();
+  // A writer's patch lists every difference from the previous state (the resourceVersion
+  // aside): without an op on the owner references (or the labels) they stand as they were,
+  // and are not compared (a status write copies them unchanged).
+  auto patchTouches = [&](std::string_view member) {
+    for (const auto& op : *patch) {
+      const std::string_view p(op.path);
+      if (p == "/metadata" || p.starts_with(member)) return true;
+    }
+    return false;
+  };
+  const bool ownersChanged = !previous                                           ? !refsOf(next).is_null()
+                             : patch && !patchTouches("/metadata/ownerReferences") ? false
+                                                                                    : refsOf(*previous) != refsOf(next);
+  const bool labelsKept = previous && at && patch && !patchTouches("/metadata/labels");
   std::vector<std::string> ownersBefore, ownersAfter;
   if (ownersChanged) {
     if (previous) ownersBefore = store::ownerUidsOf(*previous);
@@ -233,7 +247,8 @@ ObjectPtr FakeStore::commitPut(StoredResource& res, const ObjKey& key, Object ne
   }
 
   auto ptr = shareObject(std::move(next));
-  res.objects.put(key, ptr);
+  if (labelsKept) res.objects.replaceSameLabels(*at, ptr);
+  else res.objects.put(key, ptr);
   const bool modified = previous != nullptr;
   const bool deleting = meta::isDeleting(*ptr);
   // Only creations, owner changes and deletions need the uid (a copy).

@@ -191,8 +191,10 @@ class FakeStore final : public KubeClient, private store::GcHost {
 
   // Commits: every change of stored state goes through these two.
   // patch: from next back to previous, if the caller found it (resourceVersion aside).
+  // at: previous's entry in the table, when the caller has it at hand.
   ObjectPtr commitPut(StoredResource& res, const ObjKey& key, Object next, ObjectPtr previous, std::string_view verb,
-                      std::optional<store::BackPatch> patch = std::nullopt);
+                      std::optional<store::BackPatch> patch = std::nullopt,
+                      const store::ObjectTable::Entry* at = nullptr);
   ObjectPtr commitRemove(StoredResource& res, const ObjKey& key, std::optional<Object> finalState, std::string_view verb);
   void record(std::string_view verb, const StoredResource& res, const ObjKey& key, std::uint64_t rv);
 

@@ -59,7 +59,8 @@ Difference classify(const store::BackPatch& patch, bool statusSubresource) {
 Status checkTypeMeta(const Object& in, const Resource& r, const store::StoredResource& res) {
   if (!in.is_object()) return makeError(Reason::BadRequest, "the object must be a JSON object");
   if (const Object* av = memberOf(in, "apiVersion"); av && !av->is_null()) {
-    if (!av->is_string() || av->get_ref<const std::string&>() != r.apiVersion())
+    // Compared piecewise (sameApiVersion): apiVersion() builds "group/version" each call.
+    if (!av->is_string() || !sameApiVersion(in, r))
       return makeError(Reason::BadRequest, fmt::format("the API version in the data ({}) does not match the expected "
                                                        "API version ({})",
                                                        av->dump(), r.apiVersion()));
@@ -128,18 +129,21 @@ Result<ObjectPtr> FakeStore::createObject(Target t, Object obj) {
     return makeError(Reason::Forbidden, fmt::format("create not allowed while custom resource definition {} is "
                                                     "terminating",
                                                     res.groupResource));
-  memberSlot(obj, "apiVersion") = r.apiVersion();
-  memberSlot(obj, "kind") = res.kind;
+  // Mostly sent as they should be (checked above): then left as they are, not rebuilt.
+  if (!sameApiVersion(obj, r)) memberSlot(obj, "apiVersion") = r.apiVersion();
+  if (const Object* k = memberOf(obj, "kind"); !k || !k->is_string() || k->get_ref<const std::string&>() != res.kind)
+    memberSlot(obj, "kind") = res.kind;
   Object& m = memberSlot(obj, "metadata");
   if (!m.is_object()) m = Object::object();
   if (auto rv = m.find("resourceVersion"); rv != m.end() && rv->is_string() && !rv->get_ref<const std::string&>().empty())
     return makeError(Reason::BadRequest, "resourceVersion should not be set on objects to be created");
   if (!res.namespaced) m.erase("namespace");
   normalizeMeta(obj);
-  const std::string ns = res.namespaced ? meta::namespaceOf(obj) : std::string();
+  const MetaIdentity given = identityOf(obj);  // one walk of metadata for both
+  const std::string ns = res.namespaced ? std::string(given.ns) : std::string();
 
   bool generated = false;
-  std::string name = meta::name(obj);
+  std::string name(given.name);
   if (name.empty()) {
     std::string base = meta::generateName(obj);
     if (!base.empty()) {
@@ -175,8 +179,10 @@ Result<ObjectPtr> FakeStore::createObject(Target t, Object obj) {
   memberSlot(md, "uid") = uid;
   memberSlot(md, "creationTimestamp") = nowText_.at(loop_.wallMicros());
   memberSlot(md, "generation") = 1;
-  md.erase("deletionTimestamp");
-  md.erase("deletionGracePeriodSeconds");
+  // Looked for before erasing: erase(const char*) builds a key string, and they are
+  // almost never there.
+  for (const char* f : {"deletionTimestamp", "deletionGracePeriodSeconds"})
+    if (memberOf(md, f)) md.erase(f);
   store::CreateContext ctx{loop_.wallMicros(), [this] { return allocateClusterIP(); }};
   if (auto st = store::prepareForCreate(res, r.version, obj, ctx); !st) return st.error();
   return commitPut(res, ObjKey{ns, name}, std::move(obj), nullptr, "create");
@@ -265,8 +271,11 @@ Result<ObjectPtr> FakeStore::updateObject(Target t, Object in, bool statusOnly, 
     return makeError(Reason::NotFound,
                      fmt::format("the server could not find the requested resource ({}/status)", res.groupResource));
   if (auto st = checkTypeMeta(in, r, res); !st) return st.error();
-  const std::string name = meta::name(in);
-  const std::string ns = res.namespaced ? meta::namespaceOf(in) : std::string();
+  // The identity and preconditions read in one walk of each metadata (read before `in` is
+  // changed or moved from).
+  const MetaIdentity given = identityOf(in);
+  const std::string name(given.name);
+  const std::string ns = res.namespaced ? std::string(given.ns) : std::string();
   if (name.empty())
     return makeError(Reason::Invalid, fmt::format("{}: metadata.name: Required value", res.kind), "metadata.name");
   if (res.namespaced && ns.empty())
@@ -277,14 +286,13 @@ Result<ObjectPtr> FakeStore::updateObject(Target t, Object in, bool statusOnly, 
   const ObjectPtr current = entry->object;
   const Object& cur = *current;
 
-  const std::string_view inRv = meta::fieldView(in, "resourceVersion");
-  if (!inRv.empty() && inRv != meta::fieldView(cur, "resourceVersion"))
+  const MetaIdentity stored = identityOf(cur);
+  if (!given.resourceVersion.empty() && given.resourceVersion != stored.resourceVersion)
     return conflict(res, name, "the object has been modified; please apply your changes to the latest version and try again");
-  const std::string_view inUid = meta::fieldView(in, "uid");
-  if (!inUid.empty() && inUid != meta::fieldView(cur, "uid"))
+  if (!given.uid.empty() && given.uid != stored.uid)
     return conflict(res, name,
-                    fmt::format("Precondition failed: UID in precondition: {}, UID in object meta: {}", inUid,
-                                meta::fieldView(cur, "uid")));
+                    fmt::format("Precondition failed: UID in precondition: {}, UID in object meta: {}", given.uid,
+                                stored.uid));
 
   Object next;
   if (statusOnly) {
@@ -363,7 +371,7 @@ ObjectPtr FakeStore::applyNext(StoredResource& res, const ObjKey& key, Object ne
   if (store::readyToRemove(res, next)) return commitRemove(res, key, std::move(next), verb);
   // Nothing changed: nothing committed.
   if (patch ? patch->empty() : next == *current) return current;
-  return commitPut(res, key, std::move(next), current, verb, std::move(patch));
+  return commitPut(res, key, std::move(next), current, verb, std::move(patch), entry);
 }
 
 }  // namespace kun

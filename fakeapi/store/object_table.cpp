@@ -54,6 +54,11 @@ void ObjectTable::put(const ObjKey& key, ObjectPtr object) {
   }
 }
 
+void ObjectTable::replaceSameLabels(const Entry& at, ObjectPtr object) {
+  // at is one of this table's entries (find() hands them out const).
+  const_cast<Entry&>(at).object = std::move(object);
+}
+
 bool ObjectTable::erase(const ObjKey& key) {
   auto it = objects_.find(key);
   if (it == objects_.end()) return false;

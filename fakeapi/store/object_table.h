@@ -29,6 +29,9 @@ class ObjectTable {
   const Entry* find(std::string_view ns, std::string_view name) const;
   // Inserts or replaces the object at key, keeping the indexes in step.
   void put(const ObjKey& key, ObjectPtr object);
+  // Replaces the object of an entry find() gave, with one whose labels are known to be the
+  // same (a writer's patch left them alone): no look-up, no index work.
+  void replaceSameLabels(const Entry& at, ObjectPtr object);
   // Returns false if there was nothing at key.
   bool erase(const ObjKey& key);
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "core/api/object_members.h"
 #include "core/api/validation.h"
 
 namespace kun::store {
@@ -12,6 +13,27 @@ constexpr std::size_t kAnnotationsMaxBytes = 256 * 1024;
 Error invalid(const StoredResource& r, std::string_view name, std::string field, std::string detail) {
   return makeError(Reason::Invalid,
                    fmt::format("{} \"{}\" is invalid: {}: {}", r.kind, name, field, detail), field);
+}
+
+// The members of a metadata object validateMetadata reads, found in one walk of it (a
+// lookup each walked metadata once per field, mostly to find it absent).
+struct MetaFields {
+  const Object* labels = nullptr;
+  const Object* annotations = nullptr;
+  const Object* finalizers = nullptr;
+  const Object* ownerReferences = nullptr;
+};
+
+MetaFields metaFields(const Object& m) {
+  using namespace std::string_view_literals;
+  MetaFields f;
+  for (const auto& [k, v] : m.get_ref<const Object::object_t&>()) {
+    if (k == "labels"sv) f.labels = &v;
+    else if (k == "annotations"sv) f.annotations = &v;
+    else if (k == "finalizers"sv) f.finalizers = &v;
+    else if (k == "ownerReferences"sv) f.ownerReferences = &v;
+  }
+  return f;
 }
 
 bool isStandardFinalizer(std::string_view f) {
@@ -51,16 +73,17 @@ Status validateMetadata(const StoredResource& r, const Object& obj, bool generat
   if (!mit || !mit->is_object())
     return makeError(Reason::Invalid, fmt::format("{}: metadata: Required value", r.kind), "metadata");
   const Object& m = *mit;
-  const std::string name = meta::name(obj);
+  const MetaIdentity id = identityOf(obj);
+  const std::string_view name = id.name;
   const Object* stored = nullptr;
   if (current)
     if (const Object* sm = memberOf(*current, "metadata"); sm && sm->is_object()) stored = sm;
+  const MetaFields mine = metaFields(m);
+  const MetaFields before = stored ? metaFields(*stored) : MetaFields{};
   // m's field (null: absent), except that a field the same as in the stored version (absent
   // on both sides included) reads as absent: there is nothing new to check.
-  auto fieldOf = [&](const char* field) -> const Object* {
-    const Object* it = memberOf(m, field);
+  auto fieldOf = [&](const Object* it, const Object* was) -> const Object* {
     if (!stored) return it;
-    const Object* was = memberOf(*stored, field);
     const bool same = !it ? !was : was && *was == *it;
     return same ? nullptr : it;
   };
@@ -72,14 +95,14 @@ Status validateMetadata(const StoredResource& r, const Object& obj, bool generat
       return invalid(r, name, generated ? "metadata.generateName" : "metadata.name",
                      fmt::format("Invalid value: \"{}\": {}", generated ? meta::generateName(obj) : name, e));
     if (r.namespaced) {
-      const std::string ns = meta::namespaceOf(obj);
+      const std::string_view ns = id.ns;
       if (ns.empty()) return invalid(r, name, "metadata.namespace", "Required value");
       if (auto e = validation::dns1123Label(ns); !e.empty())
         return invalid(r, name, "metadata.namespace", fmt::format("Invalid value: \"{}\": {}", ns, e));
     }
   }
 
-  if (const Object* l = fieldOf("labels"); l && !l->is_null()) {
+  if (const Object* l = fieldOf(mine.labels, before.labels); l && !l->is_null()) {
     if (!l->is_object()) return invalid(r, name, "metadata.labels", "must be a map of strings");
     for (auto it = l->begin(); it != l->end(); ++it) {
       if (auto e = validation::labelKey(it.key()); !e.empty())
@@ -91,7 +114,7 @@ Status validateMetadata(const StoredResource& r, const Object& obj, bool generat
     }
   }
 
-  if (const Object* a = fieldOf("annotations"); a && !a->is_null()) {
+  if (const Object* a = fieldOf(mine.annotations, before.annotations); a && !a->is_null()) {
     if (!a->is_object()) return invalid(r, name, "metadata.annotations", "must be a map of strings");
     std::size_t total = 0;
     for (auto it = a->begin(); it != a->end(); ++it) {
@@ -105,7 +128,7 @@ Status validateMetadata(const StoredResource& r, const Object& obj, bool generat
       return invalid(r, name, "metadata.annotations", "Too long: must have at most 262144 bytes");
   }
 
-  if (const Object* f = fieldOf("finalizers"); f && !f->is_null()) {
+  if (const Object* f = fieldOf(mine.finalizers, before.finalizers); f && !f->is_null()) {
     if (!f->is_array()) return invalid(r, name, "metadata.finalizers", "must be a list of strings");
     bool orphan = false, foreground = false;
     for (const auto& v : *f) {
@@ -122,7 +145,7 @@ Status validateMetadata(const StoredResource& r, const Object& obj, bool generat
                      "Invalid value: \"foregroundDeletion\": finalizer 'foregroundDeletion' and 'orphan' cannot be both set");
   }
 
-  if (const Object* o = fieldOf("ownerReferences"); o && !o->is_null()) {
+  if (const Object* o = fieldOf(mine.ownerReferences, before.ownerReferences); o && !o->is_null()) {
     if (!o->is_array()) return invalid(r, name, "metadata.ownerReferences", "must be a list");
     int controllers = 0;
     for (const auto& ref : *o) {

@@ -40,15 +40,18 @@ ResourceRegistry::ResourceRegistry() {
       s->kind = r.kind;
       s->groupResource = r.groupResource();
       s->namespaced = r.namespaced;
-      byName_.emplace(GroupPlural{r.group, r.plural}, id);
     }
     s->versions.push_back({r.version, r.statusSubresource});
   }
 }
 
 StoredResource* ResourceRegistry::find(std::string_view group, std::string_view plural) {
-  auto it = byName_.find(GpView{group, plural});
-  return it == byName_.end() ? nullptr : &tables_[it->second];
+  // Every call of the store resolves its resource here. A scan of the few tables (the
+  // built-ins and the CRDs), where the plural's length settles most of them, costs less
+  // than the map's two string compares per level.
+  for (StoredResource& s : tables_)
+    if (s.plural.size() == plural.size() && s.plural == plural && s.group == group) return &s;
+  return nullptr;
 }
 
 StoredResource* ResourceRegistry::find(const Resource& r) {
@@ -71,7 +74,6 @@ Result<TableId> ResourceRegistry::define(const CrdSpec& spec) {
     s->plural = spec.plural;
     s->groupResource = spec.groupResource();
     s->builtin = false;
-    byName_.emplace(GroupPlural{spec.group, spec.plural}, id);
   }
   s->kind = spec.kind;
   s->namespaced = spec.namespaced;

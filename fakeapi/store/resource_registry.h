@@ -3,7 +3,6 @@
 // resource from the moment its CRD is created. Versions of one group/plural share one
 // table of objects, as they share storage in Kubernetes.
 #include <deque>
-#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -67,23 +66,8 @@ class ResourceRegistry {
   std::vector<Resource> served() const;
 
  private:
-  struct GroupPlural {
-    std::string group, plural;
-  };
-  struct GpLess {
-    using is_transparent = void;
-    template <class A, class B>
-    bool operator()(const A& a, const B& b) const {
-      const int c = std::string_view(a.plural).compare(std::string_view(b.plural));
-      return c < 0 || (c == 0 && std::string_view(a.group) < std::string_view(b.group));
-    }
-  };
-  struct GpView {
-    std::string_view group, plural;
-  };
-
-  std::deque<StoredResource> tables_;  // deque: addresses stay valid as tables are added
-  std::map<GroupPlural, TableId, GpLess> byName_;
+  // Looked up by a scan (see find): a deque, so addresses stay valid as tables are added.
+  std::deque<StoredResource> tables_;
 };
 
 }  // namespace kun::store
