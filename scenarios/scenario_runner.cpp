@@ -667,13 +667,16 @@ void Runner::liveness() {
   // operator has settled (no write for kSettle: its caches may lag the world it just fixed,
   // e.g. after delayed watches; no failed reconcile waiting for its backed-off retry, e.g. a
   // status write refused during an API fault; and its cache of the cluster is the stored
-  // one, e.g. not a watch still backing off after an outage with an edit made meanwhile);
+  // one, e.g. not a watch still backing off after an outage with an edit made meanwhile, or
+  // with the cluster deleted meanwhile: kun-sim prop --seed 1996 --delete-cluster --minutes 1);
   // an operator that never settles fails here too.
   std::uint64_t api = w_.operatorApiWrites(), redis = w_.operatorRedisWrites();
   TimePoint lastWrite = w_.loop().now();
   const auto retrying = [&] {
     for (const auto& c : clusters_)
       if (w_.operatorRetrying(c.ns + "/" + c.name) || w_.operatorBehind(c.ns, c.name)) return true;
+    for (const auto& d : deleted_)
+      if (w_.operatorBehind(d.ns, d.name)) return true;
     return false;
   };
   (void)waitUntil(

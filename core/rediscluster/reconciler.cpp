@@ -109,6 +109,12 @@ Result<bool> Reconciler::writeStatus(const api::RedisCluster& stored, const api:
   return wrote;
 }
 
+bool Reconciler::goneFromServer(const Object& stored) {
+  auto got = seams_.kube.get(res::redisclusters, meta::namespaceOf(stored), meta::name(stored));
+  if (got) return meta::uid(*got) != meta::uid(stored);
+  return got.error().reason == Reason::NotFound;
+}
+
 // Only the map is locked: the entry returned is the caller's (the key's reconcile) until
 // that same reconcile forgets it. A name that now belongs to another cluster (another uid)
 // starts afresh: nothing remembered of the old one applies.
@@ -520,6 +526,12 @@ ReconcileResult Reconciler::reconcileValid(const Object& stored, ClusterState& s
     event(stored, EventType::Warning, "HealFailed", healed.status.error().message, passwords);
     return ReconcileResult::failed(healed.status.error());
   }
+  // Gone from the API server while the cache still holds it (its watch broken, the relist
+  // not done yet): nothing is left to heal or report, and a pass at the heal's pace would
+  // only write into nothing until the cache catches up (kun-sim prop --seed 1996
+  // --delete-cluster --minutes 1). The server is asked: a CRD without the status
+  // subresource answers a status write NotFound too.
+  if (!wrote && wrote.error().reason == Reason::NotFound && goneFromServer(stored)) return ReconcileResult::done();
   if (!wrote) return failedWhileHealing(wrote.error(), !isHealthy || healed.requeueAfter.has_value());
   if (healed.requeueAfter) return ReconcileResult::requeueAfter(*healed.requeueAfter);
   if (!isHealthy) return ReconcileResult::requeueAfter(opts_.heal.requeueAfter);

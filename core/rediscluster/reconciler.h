@@ -135,6 +135,8 @@ class Reconciler {
   void event(const Object& involved, EventType type, std::string_view reason, std::string_view message,
              const std::vector<std::string>& secrets);
   Result<bool> writeStatus(const api::RedisCluster& stored, const api::RedisClusterStatus& next);
+  // The API server has no cluster with stored's uid (asked, not the cache).
+  bool goneFromServer(const Object& stored);
 
   ReconcilerSeams seams_;
   const ClusterInformers& caches_;

@@ -311,6 +311,36 @@ TEST_F(ReconcilerTest, AStatusWrittenOverAStaleCacheIsNotWrittenAgain) {
   EXPECT_EQ(eventsWith("Unhealthy").size(), 1u);
 }
 
+// A cluster deleted while its cache no longer follows the store is not reconciled again at
+// the heal's pace: its status write finds it gone, the API server confirms it, and the
+// pass ends without a requeue (found by kun-sim prop --seed 1996 --delete-cluster).
+TEST_F(ReconcilerTest, AClusterGoneWhileTheCacheLagsIsNotRequeued) {
+  create(Object{{"size", 3}});
+  run();
+  caches.stopAll();  // every cache keeps what it holds now, as when every watch broke
+  health = Health{};
+  health.reasons = {"a replica is down"};  // unhealthy: a pass would come back in 1 s
+  ASSERT_TRUE(store.remove(res::redisclusters, "default", "test").ok());
+  loop.runFor(seconds(1));
+  const ReconcileResult r = run();
+  EXPECT_TRUE(r.isDone()) << "requeue " << r.isRequeue() << " failed " << r.isFailed();
+}
+
+// ...while a status write refused NotFound for an object the API server still has (a CRD
+// without the status subresource) is retried as any failure.
+TEST_F(ReconcilerTest, AStatusWriteRefusedNotFoundForAClusterStillThereIsRetried) {
+  create(Object{{"size", 3}});
+  FaultRule refuse;
+  refuse.verbs = {StoreVerb::UpdateStatus};
+  refuse.resources = {"redisclusters.redis.kun"};
+  refuse.error = makeError(Reason::NotFound, "the server could not find the requested resource (injected)");
+  store.faults().add(refuse);
+  health = Health{};
+  health.reasons = {"a replica is down"};
+  const ReconcileResult r = run();
+  EXPECT_FALSE(r.isDone());
+}
+
 // An object that cannot be written (the API server failing) does not hold Redis back:
 // two masters after a partition are healed now, and again at the heal's pace while the
 // objects keep failing.
