@@ -18,6 +18,13 @@ Object& memberSlot(Object& o, std::string_view key) {
   return o[std::string(key)];
 }
 
+std::string_view labelView(const Object& o, std::string_view key) {
+  const Object* m = memberOf(o, "metadata");
+  const Object* l = m ? memberOf(*m, "labels") : nullptr;
+  const Object* v = l ? memberOf(*l, key) : nullptr;
+  return v && v->is_string() ? std::string_view(v->get_ref<const std::string&>()) : std::string_view();
+}
+
 MetaIdentity identityOf(const Object& o) {
   using namespace std::string_view_literals;
   MetaIdentity id;

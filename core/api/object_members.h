@@ -24,5 +24,8 @@ struct MetaIdentity {
   std::string_view name, ns, resourceVersion, uid;
 };
 MetaIdentity identityOf(const Object& o);
+// metadata.labels[key] as a view, "" when absent or not a string (as meta::label reads it,
+// without the copy).
+std::string_view labelView(const Object& o, std::string_view key);
 
 }  // namespace kun

@@ -22,14 +22,6 @@ std::string cacheKey(std::string_view ns, std::string_view name) {
   return k;
 }
 
-// metadata.labels[key] in place, "" when absent or not a string (as meta::label reads it).
-std::string_view labelView(const Object& o, std::string_view key) {
-  const Object* m = memberOf(o, "metadata");
-  const Object* l = m ? memberOf(*m, "labels") : nullptr;
-  const Object* v = l ? memberOf(*l, key) : nullptr;
-  return v && v->is_string() ? std::string_view(v->get_ref<const std::string&>()) : std::string_view();
-}
-
 // One label's index: value -> cache key -> object. An empty value is not indexed.
 template <class Index>
 void indexPut(Index& index, std::string_view value, const std::string& key, const ObjectPtr& obj) {

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "core/api/object_members.h"
 #include "core/api/object_ptr.h"
 #include "core/kube/selector.h"
 #include "fakeapi/controllers/pod_state.h"
@@ -32,14 +33,6 @@ std::string strAt(const Object& o, const char* key, const std::string& def = {})
 }
 
 bool ownedBy(const Object& o, const std::string& uid) { return meta::controlledBy(o, uid); }
-
-// metadata.labels[key] in place ("" when absent or not a string, as meta::label reads it).
-std::string_view labelView(const Object& o, std::string_view key) {
-  const Object* m = memberOf(o, "metadata");
-  const Object* l = m ? memberOf(*m, "labels") : nullptr;
-  const Object* v = l ? memberOf(*l, key) : nullptr;
-  return v && v->is_string() ? std::string_view(v->get_ref<const std::string&>()) : std::string_view();
-}
 
 bool healthy(const Object& pod) { return isRunningAndReady(pod); }
 
