@@ -35,7 +35,7 @@ struct PodBridgeOptions {
   // a short timer), instead of only every readiness period.
   bool probeOnChange = true;
   Duration changePoll = milliseconds(200);
-  // The redis readiness probe answers from its last verdict while its inputs
+  // The readiness probes answer from their last verdict while their inputs
   // (refreshReadinessInputs) stay the same. With this set it probes every time all the
   // same and counts where the kept verdict differs from the fresh one (readinessCheck()):
   // the test that those inputs cover what the probe reads.
@@ -142,9 +142,10 @@ class PodBridge {
       std::string password;
     };
     mutable PasswordSeen passwordSeen;
-    // The redis probe's last verdict, the inputs it was drawn from, and how many commands
-    // the probe sent for it: a probe that reuses the verdict counts them on the server as
-    // if sent (INFO's total_commands_processed reads the same either way).
+    // The probe's last verdict, the inputs it was drawn from, and how many commands the
+    // probe sent for it: a redis probe that reuses the verdict counts them on the server
+    // as if sent (INFO's total_commands_processed reads the same either way; Sentinel
+    // counts none).
     struct VerdictSeen {
       bool known = false;
       bool verdict = false;
@@ -181,6 +182,12 @@ class PodBridge {
   // What redisReady's probe concludes, asked of the server now (no kept verdict).
   bool probeRedis(redissim::RedisNode& n, const std::string& password);
   bool sentinelReady(const Running& r);
+  // What sentinelReady's probe concludes, asked of the sentinel now.
+  static bool probeSentinel(redissim::SentinelNode& n);
+  // r's probe verdict: the kept one while r's readiness inputs stay the same, else
+  // probe() (see verifyReadinessCache). n is the process probed.
+  template <class Node, class Probe>
+  bool keptOrProbed(const Running& r, Node& n, Probe&& probe);
   std::string mountedPassword(const Object& pod, const Object& container);
   void preStop(const Object& pod, Duration grace, std::function<void()> done);
   struct PreStop;  // pod_prestop.cpp
@@ -198,7 +205,7 @@ class PodBridge {
   void armPoll();
   void poll();
   // Brings kept up to date with r's readiness inputs now; true when any of them differed
-  // (poll() and redisReady() skip the probe otherwise).
+  // (poll() and keptOrProbed() skip the probe otherwise).
   bool refreshReadinessInputs(ReadinessInputs& kept, const Running& r);
   // The password the redis readiness probe reads now (mountedPassword), kept per container
   // while the Secret it is mounted from stays the same stored version.

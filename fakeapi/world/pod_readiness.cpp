@@ -66,21 +66,29 @@ const PodBridge::Running::NodesSeen& PodBridge::nodesOf(const Running& r) const 
   return seen;
 }
 
-bool PodBridge::redisReady(const Running& r) {
-  redissim::RedisNode* n = nodesOf(r).redis;
-  if (!n || n->state() != redissim::SimProcess::State::Running) return false;  // refused / timed out
-  // The probe's answer is a function of its inputs (the server's state, loading, role and
-  // link, the password it wants and the one the probe reads): while they stay the same,
-  // the kept verdict is the answer, and only the commands it took are counted again.
+namespace {
+// The commands a probe of n sent, and counting them again for a kept verdict: a redis
+// server counts them in INFO; Sentinel keeps no such count.
+std::uint64_t commandsOf(const redissim::RedisNode& n) { return n.commandsProcessed(); }
+std::uint64_t commandsOf(const redissim::SentinelNode&) { return 0; }
+void countAgain(redissim::RedisNode& n, std::uint64_t commands) { n.countCommands(commands); }
+void countAgain(redissim::SentinelNode&, std::uint64_t) {}
+}  // namespace
+
+template <class Node, class Probe>
+bool PodBridge::keptOrProbed(const Running& r, Node& n, Probe&& probe) {
+  // The probe's answer is a function of its inputs (the process' state and what its view
+  // version covers, the password the probe reads): while they stay the same, the kept
+  // verdict is the answer, and only the commands it took are counted again.
   auto& seen = r.verdictSeen;
   const bool changed = refreshReadinessInputs(seen.inputs, r);
   const bool kept = seen.known && !changed;
   if (kept && !opts_.verifyReadinessCache) {
-    n->countCommands(seen.commands);
+    countAgain(n, seen.commands);
     return seen.verdict;
   }
-  const std::uint64_t before = n->commandsProcessed();
-  const bool verdict = probeRedis(*n, probePassword(r));
+  const std::uint64_t before = commandsOf(n);
+  const bool verdict = probe();
   if (kept) {
     ++readinessCheck_.compared;
     if (verdict != seen.verdict && readinessCheck_.mismatches.size() < 5)
@@ -90,8 +98,14 @@ bool PodBridge::redisReady(const Running& r) {
   }
   seen.known = true;
   seen.verdict = verdict;
-  seen.commands = n->commandsProcessed() - before;
+  seen.commands = commandsOf(n) - before;
   return verdict;
+}
+
+bool PodBridge::redisReady(const Running& r) {
+  redissim::RedisNode* n = nodesOf(r).redis;
+  if (!n || n->state() != redissim::SimProcess::State::Running) return false;  // refused / timed out
+  return keptOrProbed(r, *n, [&] { return probeRedis(*n, probePassword(r)); });
 }
 
 bool PodBridge::probeRedis(redissim::RedisNode& n, const std::string& password) {
@@ -109,7 +123,11 @@ bool PodBridge::probeRedis(redissim::RedisNode& n, const std::string& password) 
 bool PodBridge::sentinelReady(const Running& r) {
   redissim::SentinelNode* n = nodesOf(r).sentinel;
   if (!n || n->state() != redissim::SimProcess::State::Running) return false;
-  const RedisReply info = n->executeAdmin({"INFO", "sentinel"}, "");
+  return keptOrProbed(r, *n, [n] { return probeSentinel(*n); });
+}
+
+bool PodBridge::probeSentinel(redissim::SentinelNode& n) {
+  const RedisReply info = n.executeAdmin({"INFO", "sentinel"}, "");
   if (info.type != RedisReply::Type::String) return false;
   const std::string line = lineStarting(info.str, "master0:");
   if (line.empty()) return false;
