@@ -190,7 +190,7 @@ void PodBridge::start(const ContainerEvent& ev) {
   }
   errors_.erase(pk);
   mountRetries_.erase(retryKey(ev));
-  ++started_;
+  r.serial = ++started_;
   note(fmt::format("start {} {}/{} at {} ({})", r.sentinel ? "sentinel" : "redis", pk, ev.container,
                    r.endpoint.toString(), where));
   Running& kept = running_[pk + "/" + ev.container];

@@ -120,9 +120,20 @@ class PodBridge {
       redissim::SimProcess::State state{};
       bool operator==(const ViewAt&) const = default;
     } viewAt;
+    // What all of the above is read from: the process started (Running::serial), the
+    // processes RedisSim has (processChanges), the one at the endpoint with its state,
+    // view version and loading flag, and the store's version (the password's Secret).
+    // While it stays the same, none of it is read again: nothing above can have moved.
+    struct Stamp {
+      std::uint64_t running = 0, processChanges = 0, storeVersion = 0;
+      ViewAt process;
+      bool loading = false;
+      bool operator==(const Stamp&) const = default;
+    } stamp;
   };
   // Where a running process' state goes when it stops.
   struct Running {
+    std::uint64_t serial = 0;  // processesStarted() when it started: tells it from one before at its key
     std::string uid, ns, pod, container;
     bool sentinel = false;
     RedisEndpoint endpoint;
@@ -207,6 +218,8 @@ class PodBridge {
   // Brings kept up to date with r's readiness inputs now; true when any of them differed
   // (poll() and keptOrProbed() skip the probe otherwise).
   bool refreshReadinessInputs(ReadinessInputs& kept, const Running& r);
+  ReadinessInputs::Stamp stampOf(const Running& r) const;
+  bool readReadinessInputs(ReadinessInputs& kept, const Running& r);  // refreshReadinessInputs' reading
   // The password the redis readiness probe reads now (mountedPassword), kept per container
   // while the Secret it is mounted from stays the same stored version.
   const std::string& probePassword(const Running& r);
