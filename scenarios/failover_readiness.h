@@ -10,7 +10,8 @@
 // lost then stays lost. So at every sample at least max(quorum, majority) sentinels must
 // be able, except while faults excuse it: any fault from its start until the cluster is
 // healthy again after it ended (healthy for kSettle without a break, as the world may
-// not have reacted to an instant fault yet when it is first judged), except a single
+// not have reacted to an instant fault yet when it is first judged, and with nothing it
+// delayed still on its way), except a single
 // fault aimed at a replica while, whichever replica it hits, enough sentinels know another
 // to promote (one that can hit the last such replica excuses like any other).
 #include <cstddef>
@@ -34,7 +35,9 @@ class FailoverReadiness {
   void beforeFault(const api::RedisCluster& rc, const rediscluster::ClusterView& view, const std::string& master);
   // A fault began (ended unset) or ended.
   void onFault(const chaos::FaultRecord& r);
-  // Every verdict of assessHealth on the cluster, as the runner computes them.
+  // Every verdict of assessHealth on the cluster, as the runner computes them; the runner
+  // passes false while packets a loss delayed are still on their way (the fault's doing,
+  // still to land).
   void onHealth(TimePoint now, bool healthy);
   // One sample of the cluster. master = the single writable master ("" when there is
   // none). Returns the violation, if any.

@@ -242,7 +242,12 @@ const Verdicts& Runner::judge(const ClusterRef& c, const ClusterPtr& rc, const V
   auto& cs = samples_[c.name];
   const Verdicts& v = cs.verdicts.of(rc, view);
   const bool healthy = v.health.healthy;
-  if (c.name == primary_.name && c.ns == primary_.ns) readiness_.onHealth(w_.loop().now(), healthy);
+  // A fault's excuse for failover-ready lasts until what it held back has landed too: a
+  // retransmission backed off through a loss brings, seconds after the loss ended, what it
+  // carries (a hello with the config the sentinels had before the operator re-pointed
+  // them, which undoes that: kun-sim prop --seed 2016 --minutes 1).
+  if (c.name == primary_.name && c.ns == primary_.ns)
+    readiness_.onHealth(w_.loop().now(), healthy && w_.world().net().delayed() == 0);
   auto& changes = cs.healthChanges;
   if (changes.empty() || changes.back().second != healthy) changes.push_back({w_.loop().now(), healthy});
   return v;
