@@ -468,7 +468,13 @@ ReconcileResult Reconciler::reconcileValid(const Object& stored, ClusterState& s
       report.failedReason = "EnsureFailed";
       report.failedMessage = redact(e.message, passwords);
       report.observedGeneration = rc.generation();
-      (void)writeStatus(parsed, nextStatus(parsed.status, report, memo.statusTime.at(seams_.loop.wallMicros())));
+      // The spec being applied is in force (it validated), whatever refused its objects:
+      // written with its generation, so that an operator after this one, finding the
+      // spec invalid by then, keeps to it rather than to the one before (kun-sim prop
+      // --seed 2257 --minutes 1: a size change never written as accepted was undone).
+      auto next = nextStatus(parsed.status, report, memo.statusTime.at(seams_.loop.wallMicros()));
+      next.acceptedSpec = acceptedSpecOf(parsed, memo);
+      (void)writeStatus(parsed, next);
     }
     return failedWhileHealing(e, healing.requeueAfter.has_value() || !healing.actions.empty());
   }
