@@ -13,7 +13,9 @@
 #include "core/kube/selector.h"
 #include "core/rediscluster/labels.h"
 #include "core/rediscluster/layout.h"
+#include "core/rediscluster/names.h"
 #include "core/rediscluster/observe.h"
+#include "core/rediscluster/passwords.h"
 #include "fakeapi/redis/view_digest.h"
 
 namespace kun::scenario {
@@ -203,6 +205,16 @@ std::shared_ptr<const api::RedisCluster> ScenarioWorld::cluster(const std::strin
         // the invalid generation: judged_ then stands.
         Object at = obj;
         at["spec"] = spec->second;
+        // Its password as the operator adopts it: the auth Secret's, which holds the one in
+        // force (status.acceptedSpec has none). A password change the operator applied but
+        // could not record as accepted (every status write refused) is in force all the
+        // same (kun-sim prop --seed 3004 --faults api-errors,param-change,operator-restart
+        // --minutes 1).
+        if (auto secret = harness_.getShared(res::secrets, ns, rediscluster::names::auth(name)); secret && *secret) {
+          const std::string inForce = rediscluster::passwordsIn(*secret).current;
+          if (!inForce.empty()) at["spec"]["password"] = inForce;
+          else at["spec"].erase("password");
+        }
         if (auto parsed = api::parseRedisCluster(at); parsed && api::validateRedisCluster(*parsed).empty()) return parsed;
       }
     }
