@@ -191,6 +191,16 @@ class ScenarioWorld final : public chaos::OperatorControl {
     redissim::ViewHash viewDigest;
     redissim::ViewHash baseNow, baseAtView;  // the password and the pod counts' part
     std::shared_ptr<const rediscluster::ClusterView> view;
+    // What viewDigest last computed, and what it was computed from, when that says it all:
+    // the store, the listeners, RedisSim's processes and every process' view and state
+    // (Fabric::viewChanges), with no redis-server loading (which ends with the clock) and
+    // a network that answers every probe (NetworkModel::probesCertain).
+    struct DigestStamp {
+      std::uint64_t store = 0, listeners = 0, processes = 0, views = 0;
+      bool operator==(const DigestStamp&) const = default;
+    };
+    std::optional<DigestStamp> digestAt;
+    redissim::ViewHash lastDigest;
   };
   // rc's entry: found by the cluster object itself when rc is the one cluster() derived
   // (every sample), else by "ns/name".

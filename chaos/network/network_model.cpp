@@ -112,6 +112,7 @@ void NetworkModel::setLoss(std::string_view from, std::string_view to, std::uint
   const NetNodeId f = intern(from), t = intern(to);
   auto& l = link(f, t);
   const bool ended = l.lossNum != 0 && num == 0;
+  if ((l.lossNum != 0) != (num != 0)) lossyLinks_ = num != 0 ? lossyLinks_ + 1 : lossyLinks_ - 1;
   l.lossNum = num;
   l.lossDen = den == 0 ? 1 : den;
   note(fmt::format("loss {} -> {} {}/{}", from, to, num, den));
@@ -164,6 +165,7 @@ void NetworkModel::heal() {
       lossEnded(*l, static_cast<NetNodeId>(k / linkStride_), static_cast<NetNodeId>(k % linkStride_));
   }
   mayBlock_ = false;
+  lossyLinks_ = 0;
   note("heal");
   releaseHeld();
 }

@@ -72,6 +72,9 @@ class NetworkModel {
     return from == to || !mayBlock_ || reachableSlow(from, to);
   }
   bool reachable(std::string_view from, std::string_view to);
+  // No cut, isolation or split, and no loss, anywhere: probe() is true for every pair,
+  // without a draw.
+  bool probesCertain() const { return !mayBlock_ && lossyLinks_ == 0; }
   bool healthy() const;  // no fault of any kind is active
 
   // Delivers `deliver` after the link's latency; across a cut, after the heal (see above).
@@ -272,6 +275,7 @@ class NetworkModel {
   std::vector<int> group_;  // 0 = in no group
   // Some ip is isolated or in a group, or some link is cut: reachable() must look.
   bool mayBlock_ = false;
+  std::size_t lossyLinks_ = 0;  // links with a loss set
   // Link from -> to at from * linkStride_ + to, created on first use: a packet's send and
   // arrival look their link up three times, and a hash look-up each time was a visible
   // share of a message's cost. Held by pointer, so growing the table keeps links in place.

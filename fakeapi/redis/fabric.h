@@ -84,6 +84,11 @@ class Fabric {
   // Moves whenever listener() may answer otherwise for some endpoint (listen, unlisten,
   // detach): a reader may keep what it answered while this stays.
   std::uint64_t listenerChanges() const { return listenerChanges_; }
+  // Moves whenever any process' view version moves, or its state: a reader that digests
+  // every process' view may keep its digest while this (with the listeners, the
+  // processes and the network) stays.
+  std::uint64_t viewChanges() const { return viewChanges_; }
+  void noteViewChange() { ++viewChanges_; }
   // The process went down (crash, stop): every connection it has, either side, is reset.
   void processDown(ProcId id);
 
@@ -174,6 +179,7 @@ class Fabric {
   std::vector<SimProcess*> procs_{nullptr};  // id 0: no process
   std::unordered_map<RedisEndpoint, ProcId, EndpointHash> listeners_;
   std::uint64_t listenerChanges_ = 0;
+  std::uint64_t viewChanges_ = 0;
   bool sentinelInfoLines_ = true;
   std::vector<std::unique_ptr<Conn>> conns_{1};  // id 0: no connection
 };

@@ -198,7 +198,10 @@ class RedisNode final : public SimProcess {
   };
   void refreshHotConfig();
   // A field viewVersion covers was (or may have been) written.
-  void viewChanged() { ++viewVersion_; }
+  void viewChanged() {
+    ++viewVersion_;
+    fabric().noteViewChange();
+  }
   void recountData();
 
   // dispatch (redis_node.cpp)

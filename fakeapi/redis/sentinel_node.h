@@ -279,14 +279,17 @@ class SentinelNode final : public SimProcess {
     lowerWake(kAlways);
   }
   // A field viewVersion covers was (or may have been) written.
-  void viewChanged() { ++viewVersion_; }
+  void viewChanged() {
+    ++viewVersion_;
+    fabric().noteViewChange();
+  }
   // Writes such a field, counting it only when its value moves (some are rewritten on
   // every INFO reply, most often with what they held).
   template <class T, class V>
   void setViewed(T& field, const V& value) {
     if (field == value) return;
     field = value;
-    ++viewVersion_;
+    viewChanged();
   }
   void lowerWake(std::int64_t due) {
     // A wake not lowered leaves the tick the rule picks where it is (the ticks only get

@@ -17,6 +17,7 @@ void SimProcess::crash() {
   if (state_ == State::Down) return;
   const bool booted = up();  // a process killed while starting had no state yet
   state_ = State::Down;
+  fabric_.noteViewChange();
   ++incarnation_;
   inbox_.clear();
   fabric_.processDown(id_);
@@ -26,6 +27,7 @@ void SimProcess::crash() {
 void SimProcess::hang() {
   if (state_ != State::Running) return;
   state_ = State::Hung;
+  fabric_.noteViewChange();
   record("hung");
   onHang();
 }
@@ -33,6 +35,7 @@ void SimProcess::hang() {
 void SimProcess::resume() {
   if (state_ != State::Hung) return;
   state_ = State::Running;
+  fabric_.noteViewChange();
   record("resumed");
   if (inbox_.empty()) return;
   std::weak_ptr<int> alive = alive_;
@@ -58,12 +61,14 @@ void SimProcess::drainInbox() {
 void SimProcess::start(Duration bootDelay) {
   if (state_ != State::Down) return;
   state_ = State::Starting;
+  fabric_.noteViewChange();
   ++incarnation_;
   std::weak_ptr<int> alive = alive_;
   const std::uint64_t inc = incarnation_;
   loop().runAfter(bootDelay, [this, alive, inc] {
     if (alive.expired() || inc != incarnation_ || state_ != State::Starting) return;
     state_ = State::Running;
+    fabric_.noteViewChange();
     onBoot();
   });
 }
