@@ -117,6 +117,15 @@ struct ReconcilerTest : ::testing::Test {
     return fresh;
   }
 
+  // Every call of `verbs` on `resources` fails with `error`, until the rules are cleared.
+  void refuse(std::vector<StoreVerb> verbs, std::vector<std::string> resources, Error error) {
+    FaultRule rule;
+    rule.verbs = std::move(verbs);
+    rule.resources = std::move(resources);
+    rule.error = std::move(error);
+    store.faults().add(rule);
+  }
+
   void makeHealthy() {
     health.healthy = true;
     health.masterIP = "10.0.0.4";
@@ -245,11 +254,8 @@ TEST_F(ReconcilerTest, AnEditWhoseObjectsAreRefusedIsAcceptedForASuccessor) {
   grown["spec"]["size"] = 5;
   ASSERT_TRUE(store.update(res::redisclusters, grown).ok());
   loop.runFor(seconds(1));
-  FaultRule refuse;
-  refuse.verbs = {StoreVerb::Update, StoreVerb::Patch};
-  refuse.resources = {"statefulsets.apps", "poddisruptionbudgets.policy"};
-  refuse.error = makeError(Reason::Internal, "etcdserver: request timed out (injected)");
-  store.faults().add(refuse);
+  refuse({StoreVerb::Update, StoreVerb::Patch}, {"statefulsets.apps", "poddisruptionbudgets.policy"},
+         makeError(Reason::Internal, "etcdserver: request timed out (injected)"));
   EXPECT_TRUE(run().isFailed());
   EXPECT_EQ(api::findCondition(status(), "Failed")->reason, "EnsureFailed");
   const Object stored = *store.get(res::redisclusters, "default", "test");
@@ -366,11 +372,8 @@ TEST_F(ReconcilerTest, AClusterGoneWhileTheCacheLagsIsNotRequeued) {
 // without the status subresource) is retried as any failure.
 TEST_F(ReconcilerTest, AStatusWriteRefusedNotFoundForAClusterStillThereIsRetried) {
   create(Object{{"size", 3}});
-  FaultRule refuse;
-  refuse.verbs = {StoreVerb::UpdateStatus};
-  refuse.resources = {"redisclusters.redis.kun"};
-  refuse.error = makeError(Reason::NotFound, "the server could not find the requested resource (injected)");
-  store.faults().add(refuse);
+  refuse({StoreVerb::UpdateStatus}, {"redisclusters.redis.kun"},
+         makeError(Reason::NotFound, "the server could not find the requested resource (injected)"));
   health = Health{};
   health.reasons = {"a replica is down"};
   const ReconcileResult r = run();
@@ -382,11 +385,7 @@ TEST_F(ReconcilerTest, AStatusWriteRefusedNotFoundForAClusterStillThereIsRetried
 // objects keep failing.
 TEST_F(ReconcilerTest, AFailingEnsureStillHealsRedis) {
   create(Object{{"size", 3}});
-  FaultRule down;
-  down.verbs = {StoreVerb::Create};
-  down.resources = {"statefulsets.apps"};
-  down.error = makeError(Reason::Internal, "etcdserver: request timed out (injected)");
-  store.faults().add(down);
+  refuse({StoreVerb::Create}, {"statefulsets.apps"}, makeError(Reason::Internal, "etcdserver: request timed out (injected)"));
   healReport = HealReport{};
   healReport.actions = {"second master, made a replica of 10.0.0.4"};
   ReconcileResult r = run();
