@@ -684,7 +684,7 @@ void Runner::liveness() {
     const auto rc = w_.cluster(c.ns, c.name);
     return rc && rediscluster::conditionTrue(rc->status, rediscluster::conditions::kHealthy);
   };
-  const auto retrying = [&] {
+  const auto unsettled = [&] {
     for (const auto& c : clusters_)
       if (w_.operatorRetrying(c.ns + "/" + c.name) || w_.operatorBehind(c.ns, c.name) || !reportedHealthy(c))
         return true;
@@ -694,7 +694,7 @@ void Runner::liveness() {
   };
   (void)waitUntil(
       [&] {
-        if (w_.operatorApiWrites() != api || w_.operatorRedisWrites() != redis || retrying()) {
+        if (w_.operatorApiWrites() != api || w_.operatorRedisWrites() != redis || unsettled()) {
           api = w_.operatorApiWrites();
           redis = w_.operatorRedisWrites();
           lastWrite = w_.loop().now();
