@@ -9,6 +9,7 @@
 #include "chaos/faults/schedule_runner.h"
 #include "core/api/object.h"
 #include "core/rediscluster/conditions.h"
+#include "core/rediscluster/names.h"
 #include "core/runtime/sim_loop.h"
 #include "scenarios/failover_attempts.h"
 #include "scenarios/failover_readiness.h"
@@ -50,6 +51,15 @@ bool losesWrites(FaultKind k) {
 // StatefulSet, or every pod of a node or zone), so even a write every node held may go.
 bool losesReplicatedWrites(FaultKind k) {
   return k == FaultKind::StatefulSetDelete || k == FaultKind::NodeFailure || k == FaultKind::ZoneFailure;
+}
+
+// Deleting the sentinel StatefulSet takes no redis data with it: a write lost after it is
+// another fault's or the operator's (found with kun-sim prop --seed 4010, where the operator
+// threw away what the master Sentinel had promoted took, and this deletion was named).
+bool deletesOnlySentinels(const chaos::Fault& f, std::string_view cluster) {
+  if (f.kind != FaultKind::StatefulSetDelete) return false;
+  const std::string_view t = f.target.empty() ? chaos::defaultTarget(f.kind) : std::string_view(f.target);
+  return t == "sentinel" || t == rediscluster::names::sentinel(cluster);
 }
 
 // Faults during which (and for a while after which) two masters are Sentinel's documented
@@ -577,6 +587,7 @@ void Runner::classifyLosses(const std::vector<LostWrite>& lost) {
     std::string cause = "unexplained";
     for (const auto& f : faults)
       if (f.applied && f.began >= l.write.at && losesWrites(f.fault.kind) &&
+          !deletesOnlySentinels(f.fault, primary_.name) &&
           (losesReplicatedWrites(f.fault.kind) || !durability_.everywhere(f.began, l.key, l.write.value))) {
         cause = std::string(chaos::faultKindName(f.fault.kind));
         break;
@@ -586,7 +597,8 @@ void Runner::classifyLosses(const std::vector<LostWrite>& lost) {
     // one acknowledged meanwhile.
     if (cause == "unexplained")
       for (const auto& f : faults)
-        if (f.applied && f.fault.kind == FaultKind::StatefulSetDelete && f.began <= l.write.at &&
+        if (f.applied && f.fault.kind == FaultKind::StatefulSetDelete && !deletesOnlySentinels(f.fault, primary_.name) &&
+            f.began <= l.write.at &&
             l.write.at <= f.began + kPodGracePeriod && durability_.servedBy(f.began, l.write.master)) {
           cause = std::string(chaos::faultKindName(f.fault.kind));
           break;

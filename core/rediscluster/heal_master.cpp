@@ -10,9 +10,11 @@
 //   the most keys) — never the oldest pod (an empty, just-recreated pod can be the
 //   oldest-named), never a pod that is going away, and not one without data while the
 //   master the sentinels name does not answer but its pod runs.
-// - Several: keep the one the sentinels name (clients follow them), else the one with the
-//   most data; the others become its replicas (their diverged writes are lost, as they
-//   would be after a Sentinel failover).
+// - Several: keep the one the sentinels name (clients follow them), else one that no other
+//   master was promoted out of (a promoted replica's master_replid2 is its old master's
+//   replid: the one promoted is the later, as Sentinel decided when it failed over), the
+//   one with the most data among those; the others become its replicas (their diverged
+//   writes are lost, as they would be after a Sentinel failover).
 #include <algorithm>
 #include <map>
 
@@ -222,12 +224,28 @@ Next noMaster(HealRun& run) {
   return promote(run, *withMostKeys(run, replicas, *best), HealPhase::Recovering, "no master");
 }
 
+// `later` was promoted out of `earlier`'s replication stream: its offsets continue that
+// history and `earlier`'s writes since are a branch. (Offsets of the two are not
+// comparable: with no sentinel left to name the new master (found by kun-sim prop
+// --seed 4010), the old one, which had kept counting, won by offset and the writes
+// clients made to the one Sentinel promoted were lost.)
+bool promotedOutOf(const RedisNodeView& later, const RedisNodeView& earlier) {
+  const std::string& id2 = later.replication.masterReplid2;
+  return !id2.empty() && id2 == earlier.replication.masterReplid;  // an unset one (zeros) matches none
+}
+
 Next severalMasters(HealRun& run, const std::vector<const RedisNodeView*>& masters) {
   const SentinelMajority sm = sentinelMaster(run.view());
   const RedisNodeView* keep = nullptr;
   for (const auto* m : masters)
     if (m->pod.ip == sm.ip && !m->pod.terminating) keep = m;
-  if (!keep) keep = bestByOffset(run, masters);
+  if (!keep) {
+    std::vector<const RedisNodeView*> latest;
+    for (const auto* m : masters)
+      if (std::none_of(masters.begin(), masters.end(), [&](const auto* o) { return promotedOutOf(*o, *m); }))
+        latest.push_back(m);
+    keep = bestByOffset(run, latest.empty() ? masters : latest);
+  }
   run.phase(HealPhase::Recovering);
   run.masterIp = keep->pod.ip;
   run.masterMadeNow = true;

@@ -269,6 +269,37 @@ TEST(HealMaster, ASecondMasterBecomesAReplicaOfTheOneSentinelNames) {
   EXPECT_EQ(w.health().masterIP, master);
 }
 
+// Sentinel failed over while the master was out of its reach, then every sentinel pod was
+// deleted before it could make the old master a replica: two masters, no sentinel to name
+// one. The old master went on counting its offset past the new one's (it took writes of its
+// own); the new one holds what clients wrote after the failover. The promoted one is kept
+// (found by kun-sim prop --seed 4010: the old one won by offset and those writes were lost).
+TEST(HealMaster, WithNoSentinelTheMasterPromotedOutOfTheOtherIsKept) {
+  HealWorld w;
+  ASSERT_TRUE(w.converge()) << w.why();
+  const std::string old = w.health().masterIP;
+  std::vector<std::string> replicas;
+  for (const auto& p : w.redisPods)
+    if (p.ip != old) replicas.push_back(p.ip);
+  ASSERT_EQ(replicas.size(), 2u);
+  const std::string promoted = replicas[0];
+  auto node = [&](const std::string& ip) { return w.sim.redis({ip, 6379}); };
+  // What the failover leader does: promote one replica, point the other at it.
+  ASSERT_TRUE(w.admin.command({promoted, 6379}, {"REPLICAOF", "NO", "ONE"}).ok());
+  ASSERT_TRUE(w.admin.command({replicas[1], 6379}, {"REPLICAOF", promoted, "6379"}).ok());
+  for (auto p : std::vector<rediscluster::PodInfo>(w.sentinelPods)) w.deleteSentinelPod(p.name);
+  ASSERT_TRUE(w.admin.command({promoted, 6379}, {"SET", "after-failover", "v"}).ok());
+  for (int i = 0; i < 20; ++i) (void)w.admin.command({old, 6379}, {"SET", "stale" + std::to_string(i), "v"});
+  w.loop.runFor(milliseconds(100));
+  auto v = w.view();
+  ASSERT_EQ(v.masters().size(), 2u);
+  ASSERT_GT(v.redisByIp(old)->offset(), v.redisByIp(promoted)->offset()) << "by offset the old master would win";
+  (void)w.pass();
+  EXPECT_EQ(node(old)->masterHost(), promoted) << w.allActions();
+  EXPECT_TRUE(node(promoted)->isMaster()) << w.allActions();
+  EXPECT_EQ(node(promoted)->data().count("after-failover"), 1u);
+}
+
 // Two failovers at once (the operator's master move and a killed master's shutdown script)
 // each promoted a replica, and each leader re-pointed the other's at its own: the two
 // replicate from each other, both linked up, neither a master. A replica whose link is up
