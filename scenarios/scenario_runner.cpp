@@ -200,7 +200,8 @@ class Runner {
   bool runStep(const Step& st, StepOutcome& out);
   Status beginStepFault(const chaos::Fault& f, std::string& detail);
   // A fault began (ended unset) or ended: the timeline, and the split-brain window that
-  // partitions, hangs and failures open until splitBrainBound after they end.
+  // partitions, hangs and failures open until splitBrainBound after they end (and an API
+  // outage while it is open holds open as long).
   void onFaultRecord(const chaos::FaultRecord& r);
   // Just before a fault is applied.
   void beforeFault(const chaos::Fault& f);
@@ -239,6 +240,14 @@ class Runner {
   std::size_t stepFaultsActive_ = 0;
   std::optional<TimePoint> disruptionUntil_;  // split-brain window: end of the last such fault + bound
   int disruptionsActive_ = 0;
+  // API outages (api-errors) on now, and whether the split-brain window was open during
+  // them. A split brain Sentinel cannot end (its sentinels deleted) is the operator's to
+  // end, and the operator is as blind as its API: such an outage holds the window open
+  // until the bound after it ends (kun-sim prop --seed 4010).
+  int apiOutagesActive_ = 0;
+  bool windowDuringOutage_ = false;
+  bool splitWindowOpen(TimePoint now) const;
+  void extendSplitWindow();
   TimerId sampler_ = 0;
   std::string firstMaster_;
   bool sampling_ = true;
@@ -382,8 +391,7 @@ void Runner::sample() {
       continue;
     }
     if (!cs.twoMastersSince) cs.twoMastersSince = now;
-    const bool inWindow = disruptionsActive_ > 0 || (disruptionUntil_ && now < *disruptionUntil_);
-    if (!inWindow && now - *cs.twoMastersSince > splitBrainBound(downAfterMs()))
+    if (!splitWindowOpen(now) && now - *cs.twoMastersSince > splitBrainBound(downAfterMs()))
       violate(inv::kSingleWritableMaster,
               fmt::format("{}: {} and {} both accept writes as master since {} ms", c.name, masters[0], masters[1],
                           ms(*cs.twoMastersSince)));
@@ -464,13 +472,35 @@ void Runner::beforeFault(const chaos::Fault& f) {
 void Runner::onFaultRecord(const chaos::FaultRecord& r) {
   if (timeline_) timeline_->onFault(r);
   readiness_.onFault(r);
-  if (!r.applied || !splitsBrain(r.fault.kind)) return;
+  if (!r.applied) return;
+  if (r.fault.kind == FaultKind::ApiErrors && lasting(r.fault)) {
+    if (!r.ended) {
+      if (apiOutagesActive_++ == 0) windowDuringOutage_ = splitWindowOpen(w_.loop().now());
+      return;
+    }
+    --apiOutagesActive_;
+    if (windowDuringOutage_) extendSplitWindow();
+    if (apiOutagesActive_ == 0) windowDuringOutage_ = false;
+    return;
+  }
+  if (!splitsBrain(r.fault.kind)) return;
+  if (apiOutagesActive_ > 0) windowDuringOutage_ = true;
   if (!r.ended && lasting(r.fault)) {
     ++disruptionsActive_;
     return;
   }
   if (r.ended) --disruptionsActive_;
-  disruptionUntil_ = w_.loop().now() + splitBrainBound(downAfterMs());
+  extendSplitWindow();
+}
+
+bool Runner::splitWindowOpen(TimePoint now) const {
+  return disruptionsActive_ > 0 || (apiOutagesActive_ > 0 && windowDuringOutage_) ||
+         (disruptionUntil_ && now < *disruptionUntil_);
+}
+
+void Runner::extendSplitWindow() {
+  const TimePoint until = w_.loop().now() + splitBrainBound(downAfterMs());
+  if (!disruptionUntil_ || *disruptionUntil_ < until) disruptionUntil_ = until;
 }
 
 bool Runner::runStep(const Step& st, StepOutcome& out) {

@@ -32,8 +32,11 @@ class Informer {
     std::string ns;             // "" = all namespaces
     std::string labelSelector;  // server-side filter
     Duration resync{0};         // > 0: re-deliver every cached object this often (as Modified)
-    Duration retryMin = milliseconds(100);   // list/watch retry backoff
-    Duration retryMax = seconds(30);
+    // List/watch retry backoff. Capped at 5 s, not client-go's 30 s: after an API outage
+    // the operator has its caches back within 5 s, not up to 30 s during which nothing
+    // heals (kun-sim prop --seed 4010: two masters for 25 s after a storm of 500s).
+    Duration retryMin = milliseconds(100);
+    Duration retryMax = seconds(5);
     // Label keys to index: list() with a selector that requires key=value for one of them
     // reads only the objects carrying that label value, not the whole namespace, so a
     // cluster's reconcile costs the same however many other clusters share the cache.
