@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <optional>
 #include <thread>
 
 #include "core/kube/informer.h"
@@ -40,6 +41,19 @@ class InformerTest : public ::testing::Test {
     return inf;
   }
   void settle() { loop.runFor(seconds(1)); }
+  // Lists refused for `d` (with `error`, else the rule's default), one object stored, and
+  // an informer started into that.
+  std::unique_ptr<Informer> startUnderRefusedLists(Duration d, std::optional<Error> error = std::nullopt) {
+    FaultRule rule;
+    rule.verbs = {StoreVerb::List};
+    rule.until = loop.now() + d;
+    if (error) rule.error = *error;
+    store.faults().add(rule);
+    put("a", "1");
+    auto inf = make();
+    inf->start();
+    return inf;
+  }
   Object put(const std::string& name, const std::string& value) {
     auto cur = store.get(res::configmaps, "default", name);
     if (!cur) return store.create(res::configmaps, configMap(name, value)).value();
@@ -140,13 +154,7 @@ TEST_F(InformerTest, RelistsOnGoneAndDeliversTheDifference) {
 }
 
 TEST_F(InformerTest, RetriesAFailedListWithBackoff) {
-  FaultRule rule;
-  rule.verbs = {StoreVerb::List};
-  rule.until = loop.now() + seconds(2);
-  store.faults().add(rule);
-  put("a", "1");
-  auto inf = make();
-  inf->start();
+  auto inf = startUnderRefusedLists(seconds(2));
   EXPECT_FALSE(inf->synced());
   loop.runFor(seconds(5));
   EXPECT_TRUE(inf->synced());
@@ -158,13 +166,7 @@ TEST_F(InformerTest, RetriesAFailedListWithBackoff) {
 // operator heals nothing until then (client-go's 30 s left two masters for 25 s after a
 // storm of 500s, kun-sim prop --seed 4010).
 TEST_F(InformerTest, SyncsWithinFiveSecondsOfALongOutagesEnd) {
-  FaultRule rule;
-  rule.verbs = {StoreVerb::List};
-  rule.until = loop.now() + seconds(60);
-  store.faults().add(rule);
-  put("a", "1");
-  auto inf = make();
-  inf->start();
+  auto inf = startUnderRefusedLists(seconds(60));
   loop.runFor(seconds(60));
   EXPECT_FALSE(inf->synced());
   const auto listsInOutage = inf->lists();
@@ -177,14 +179,7 @@ TEST_F(InformerTest, SyncsWithinFiveSecondsOfALongOutagesEnd) {
 // A 429 with Retry-After is retried when the server said, however long it lasts: the list
 // comes a second after the last refusal, not after a backoff grown to its cap.
 TEST_F(InformerTest, RetriesA429ListAfterItsRetryAfterWithoutBackoff) {
-  FaultRule rule;
-  rule.verbs = {StoreVerb::List};
-  rule.until = loop.now() + milliseconds(40500);
-  rule.error = tooManyRequests(1);
-  store.faults().add(rule);
-  put("a", "1");
-  auto inf = make();
-  inf->start();
+  auto inf = startUnderRefusedLists(milliseconds(40500), tooManyRequests(1));
   loop.runFor(milliseconds(40900));
   EXPECT_FALSE(inf->synced());
   EXPECT_GE(inf->lists(), 41u);  // one a second

@@ -137,6 +137,15 @@ struct HealWorld {
       if (p.ordinal == ordinal) return &p;
     return nullptr;
   }
+  // The redis pods but the one at masterIp, in ordinal order: their names, or their IPs.
+  std::vector<std::string> replicaNames(const std::string& masterIp) const { return others(masterIp, false); }
+  std::vector<std::string> replicaIps(const std::string& masterIp) const { return others(masterIp, true); }
+  std::vector<std::string> others(const std::string& masterIp, bool ips) const {
+    std::vector<std::string> out;
+    for (const auto& p : redisPods)
+      if (p.ip != masterIp) out.push_back(ips ? p.ip : p.name);
+    return out;
+  }
   RedisEndpoint redisEp(std::int32_t ordinal) const { return {redisPod(ordinal)->ip, rediscluster::layout::kRedisPort}; }
 
   // Readiness as the probe scripts define it (probe_scripts.h).

@@ -230,9 +230,7 @@ TEST(HealMaster, NeverPromotesAReplicaWithoutDataWhileTheMastersPodRuns) {
   const std::string master = w.health().masterIP;
   for (int i = 0; i < 20; ++i) (void)w.admin.command({master, 6379}, {"SET", "k" + std::to_string(i), "v"});
   w.loop.runFor(milliseconds(100));
-  std::vector<std::string> replicas;
-  for (const auto& p : w.redisPods)
-    if (p.ip != master) replicas.push_back(p.name);
+  const auto replicas = w.replicaNames(master);
   ASSERT_EQ(replicas.size(), 2u);
   // The new pod is pointed at the master, but its first sync never gets through.
   w.recreateRedisPod(replicas[1]);
@@ -278,9 +276,7 @@ TEST(HealMaster, WithNoSentinelTheMasterPromotedOutOfTheOtherIsKept) {
   HealWorld w;
   ASSERT_TRUE(w.converge()) << w.why();
   const std::string old = w.health().masterIP;
-  std::vector<std::string> replicas;
-  for (const auto& p : w.redisPods)
-    if (p.ip != old) replicas.push_back(p.ip);
+  const auto replicas = w.replicaIps(old);
   ASSERT_EQ(replicas.size(), 2u);
   const std::string promoted = replicas[0];
   auto node = [&](const std::string& ip) { return w.sim.redis({ip, 6379}); };

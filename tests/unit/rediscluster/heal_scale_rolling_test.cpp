@@ -261,9 +261,7 @@ TEST(HealRolling, TheFencedMasterMovesOnlyOnceAReplicaHasItsLastWrite) {
   ASSERT_EQ(w.countActions("min-replicas-to-write"), 0) << w.allActions();
 
   const std::string master = w.health().masterIP;
-  std::vector<std::string> replicas;
-  for (const auto& p : w.redisPods)
-    if (p.ip != master) replicas.push_back(p.ip);
+  const auto replicas = w.replicaIps(master);
   for (const auto& r : replicas) w.net.cut(master, r);
   auto set = w.admin.command({master, rediscluster::layout::kRedisPort}, {"SET", "last", "write"}, {});
   ASSERT_TRUE(set.ok() && set->isOk());

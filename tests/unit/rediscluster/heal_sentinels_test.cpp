@@ -22,9 +22,7 @@ TEST(HealReplicas, AReplicaOfAReusedAddressFollowsTheMasterAgain) {
   HealWorld w;
   ASSERT_TRUE(w.converge()) << w.why();
   const std::string master = w.health().masterIP;
-  std::vector<std::string> replicas;
-  for (const auto& p : w.redisPods)
-    if (p.ip != master) replicas.push_back(p.name);
+  const auto replicas = w.replicaNames(master);
   ASSERT_EQ(replicas.size(), 2u);
   // The address it follows now belongs to another replica (an IP handed out again).
   ASSERT_TRUE(w.admin.command({w.node(replicas[0])->ip(), 6379}, {"REPLICAOF", w.node(replicas[1])->ip(), "6379"}).ok());
