@@ -20,9 +20,9 @@ const std::vector<InvariantInfo>& invariantCatalog() {
   static const std::vector<InvariantInfo> all{
       {inv::kSingleWritableMaster, P::Safety,
        "at most one redis node accepts writes as master, except for the Sentinel split-brain window: while a "
-       "partition or hang is active, and for down-after + 20 s after a node comes back; an API outage (api-errors) "
-       "while the window is open holds it open until down-after + 20 s after the outage ends (with no sentinel "
-       "left, the operator ends the split brain, and it needs its API)"},
+       "partition or hang is active, and for down-after + 20 s after a node comes back; an API outage (api-errors "
+       "500 or 429 refusing at least half the calls) while the window is open holds it open until down-after + 20 s "
+       "after the outage ends (with no sentinel left, the operator ends the split brain, and it needs its API)"},
       {inv::kNoUnexplainedWriteLoss, P::Safety,
        "an acknowledged write is missing from the master only when a fault that makes real Sentinel lose writes "
        "(a kill, hang, failure or partition of redis, a node or zone failure) began after it was acknowledged "

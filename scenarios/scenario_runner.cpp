@@ -62,6 +62,13 @@ bool deletesOnlySentinels(const chaos::Fault& f, std::string_view cluster) {
   return t == "sentinel" || t == rediscluster::names::sentinel(cluster);
 }
 
+// An API outage the operator cannot see through: most lists and watches refused (a 409
+// refuses writes only, and a low rate lets most calls through), so it has no caches to
+// heal with.
+bool blindsOperator(const chaos::Fault& f) {
+  return f.kind == FaultKind::ApiErrors && f.code != 409 && 2 * f.rateNum >= f.rateDen;
+}
+
 // Faults during which (and for a while after which) two masters are Sentinel's documented
 // behaviour: the old master is cut off or frozen and comes back still believing it leads.
 bool splitsBrain(FaultKind k) {
@@ -240,10 +247,11 @@ class Runner {
   std::size_t stepFaultsActive_ = 0;
   std::optional<TimePoint> disruptionUntil_;  // split-brain window: end of the last such fault + bound
   int disruptionsActive_ = 0;
-  // API outages (api-errors) on now, and whether the split-brain window was open during
-  // them. A split brain Sentinel cannot end (its sentinels deleted) is the operator's to
-  // end, and the operator is as blind as its API: such an outage holds the window open
-  // until the bound after it ends (kun-sim prop --seed 4010).
+  // API outages that blind the operator (blindsOperator) on now, and whether the
+  // split-brain window was open during them. A split brain Sentinel cannot end (its
+  // sentinels deleted) is the operator's to end, and the operator is as blind as its API:
+  // such an outage holds the window open until the bound after it ends (kun-sim prop
+  // --seed 4010).
   int apiOutagesActive_ = 0;
   bool windowDuringOutage_ = false;
   bool splitWindowOpen(TimePoint now) const;
@@ -473,7 +481,7 @@ void Runner::onFaultRecord(const chaos::FaultRecord& r) {
   if (timeline_) timeline_->onFault(r);
   readiness_.onFault(r);
   if (!r.applied) return;
-  if (r.fault.kind == FaultKind::ApiErrors && lasting(r.fault)) {
+  if (blindsOperator(r.fault) && lasting(r.fault)) {
     if (!r.ended) {
       if (apiOutagesActive_++ == 0) windowDuringOutage_ = splitWindowOpen(w_.loop().now());
       return;
