@@ -54,8 +54,8 @@ bool losesReplicatedWrites(FaultKind k) {
 }
 
 // Deleting the sentinel StatefulSet takes no redis data with it: a write lost after it is
-// another fault's or the operator's (found with kun-sim prop --seed 4010, where the operator
-// threw away what the master Sentinel had promoted took, and this deletion was named).
+// another fault's or the operator's (found with kun-sim prop --seed 4010: the operator
+// discarded the writes the master Sentinel had promoted took, and this deletion was blamed).
 bool deletesOnlySentinels(const chaos::Fault& f, std::string_view cluster) {
   if (f.kind != FaultKind::StatefulSetDelete) return false;
   const std::string_view t = f.target.empty() ? chaos::defaultTarget(f.kind) : std::string_view(f.target);
@@ -207,8 +207,8 @@ class Runner {
   bool runStep(const Step& st, StepOutcome& out);
   Status beginStepFault(const chaos::Fault& f, std::string& detail);
   // A fault began (ended unset) or ended: the timeline, and the split-brain window that
-  // partitions, hangs and failures open until splitBrainBound after they end (and an API
-  // outage while it is open holds open as long).
+  // partitions, hangs and failures open until splitBrainBound after they end (an outage
+  // that blinds the operator while it is open holds it open until the bound after that).
   void onFaultRecord(const chaos::FaultRecord& r);
   // Just before a fault is applied.
   void beforeFault(const chaos::Fault& f);
