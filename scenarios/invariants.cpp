@@ -26,8 +26,8 @@ const std::vector<InvariantInfo>& invariantCatalog() {
       {inv::kNoUnexplainedWriteLoss, P::Safety,
        "an acknowledged write is missing from the master only when a fault that makes real Sentinel lose writes "
        "(a kill, hang, failure or partition of redis, a node or zone failure) began after it was acknowledged "
-       "and before every redis node had it (only a StatefulSet deletion or a node or zone failure can take a "
-       "write every node held), or one of the pods of a deleted StatefulSet acknowledged it while shutting down "
+       "and before every redis node had it (only a deletion of the redis StatefulSet or a node or zone failure can "
+       "take a write every node held), or one of the pods of a deleted StatefulSet acknowledged it while shutting down "
        "(within 30 s of the deletion), or a Sentinel failover moved away from the node that acknowledged it (before the "
        "write, or within the split-brain bound after it); lost writes are counted per cause"},
       {inv::kFailoverReady, P::Safety,
