@@ -16,7 +16,10 @@ namespace kun::rediscluster::healstep {
 Next healGuard(HealRun& run) {
   if (run.opt().actDuringFailoverForTest) return Next::Continue;
   auto* seen = run.ctx.failoverSeen;
-  const Duration bound = milliseconds(4 * run.opt().failoverTimeoutMs + run.opt().downAfterMs);
+  // By the sentinels' own timings (customConfig may lengthen them): a failover within them
+  // can still finish.
+  const SentinelTimings& t = run.sentinelTimings();
+  const Duration bound = milliseconds(4 * t.failoverTimeoutMs + t.downAfterMs);
   std::map<std::string, TimePoint> still;  // the entries of the sentinels failing over now
   Next next = Next::Continue;
   for (const auto& s : run.view().sentinels) {

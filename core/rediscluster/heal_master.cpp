@@ -163,7 +163,12 @@ Next noMaster(HealRun& run) {
   }
   const SentinelMajority sm = sentinelMaster(view);
   const std::int32_t quorum = sentinelQuorum(run.rc().spec.sentinel.replicas);
-  const std::int64_t patienceMs = 2 * run.opt().failoverTimeoutMs + run.opt().downAfterMs;
+  // Sentinel's own timings, which spec.sentinel.customConfig may have lengthened: by the
+  // operator's defaults alone heal would promote as the sentinels flag the master down,
+  // before their failover starts (customConfig down-after-milliseconds 9000 and a master
+  // pod unavailable: promoted 8 ms after the third +sdown, re-monitoring every sentinel).
+  const SentinelTimings& t = run.sentinelTimings();
+  const std::int64_t patienceMs = 2 * t.failoverTimeoutMs + t.downAfterMs;
   // Sentinel promotes only a replica it knows, and it learns them from the master's INFO:
   // when the master died before the sentinels saw a live replica (say, both replicas were
   // re-syncing after a reset), no failover will ever come. Nor when every replica it knows

@@ -23,7 +23,10 @@ int phaseRank(HealPhase p) {
 
 }  // namespace
 
-HealRun::HealRun(HealContext& c) : ctx(c) {
+HealRun::HealRun(HealContext& c)
+    : ctx(c),
+      timings_(effectiveSentinelTimings(c.cluster.spec.sentinel.customConfig,
+                                        {c.options.downAfterMs, c.options.failoverTimeoutMs})) {
   for (const auto& n : c.view.redis)
     if (n.reachable) passwordIndex_[n.pod.ip] = n.password;
 }

@@ -9,6 +9,7 @@
 
 #include "core/rediscluster/heal.h"
 #include "core/rediscluster/layout.h"
+#include "core/rediscluster/sentinel_timings.h"
 
 namespace kun::rediscluster::healstep {
 
@@ -35,6 +36,9 @@ class HealRun {
   const api::RedisCluster& rc() const { return ctx.cluster; }
   const ClusterView& view() const { return ctx.view; }
   const HealOptions& opt() const { return ctx.options; }
+  // How long the sentinels wait (the cluster's customConfig over the operator's own
+  // settings): heal's patience with Sentinel is measured by these, not by opt()'s.
+  const SentinelTimings& sentinelTimings() const { return timings_; }
   const std::string& password() const;  // the current one ("" for none)
   // The password node n accepts now.
   const std::string& passwordOf(const RedisNodeView& n) const;
@@ -66,6 +70,7 @@ class HealRun {
   Result<RedisReply> send(const RedisEndpoint& to, const std::vector<std::string>& argv, std::string_view password,
                           std::string action);
   std::map<std::string, PasswordIndex> passwordIndex_;
+  SentinelTimings timings_;
 };
 
 Next healGuard(HealRun& run);           // heal_guard.cpp

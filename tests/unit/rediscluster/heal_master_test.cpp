@@ -74,6 +74,49 @@ TEST(HealMaster, LeavesAFailoverToSentinelWhileItCanStillDoIt) {
   EXPECT_EQ(w.countActions("promoted to master (no master)"), 0) << w.allActions();
 }
 
+// spec.sentinel.customConfig makes Sentinel wait longer than the operator's own settings
+// say (down-after 12 s against 1 s; heal's patience by those: 2 failover-timeouts +
+// down-after = 7 s). Heal waits by the sentinels' timings, so when they flag the dead
+// master down its failover is still theirs to make: by the operator's settings alone heal
+// promoted a replica itself as the sentinels flagged it (and re-monitored every sentinel,
+// ending their failover before it began).
+TEST(HealMaster, WaitsForSentinelByTheDownAfterOfCustomConfig) {
+  HealWorld w(Object{{"sentinel", {{"customConfig", Object::array({"down-after-milliseconds 12000"})}}}});
+  ASSERT_TRUE(w.converge()) << w.why();
+  const std::string old = w.health().masterIP;
+  for (const auto& s : w.view().sentinels)
+    ASSERT_EQ(s.master.fields.find("down-after-milliseconds").value_or(""), "12000") << s.pod.name;
+  std::string masterPod;
+  for (const auto& p : w.redisPods)
+    if (p.ip == old) masterPod = p.name;
+  ASSERT_FALSE(masterPod.empty());
+  w.node(masterPod)->crash();
+  w.loop.runFor(seconds(11));
+  // The moment a quorum of sentinels hold the master down, before any fails over.
+  bool caught = false;
+  for (int i = 0; i < 500 && !caught; ++i) {
+    w.loop.runFor(milliseconds(10));
+    int down = 0;
+    bool failingOver = false;
+    for (const auto& s : w.view().sentinels) {
+      down += s.master.flags.down() ? 1 : 0;
+      failingOver = failingOver || s.failoverInProgress();
+    }
+    ASSERT_FALSE(failingOver) << "no pass made while the sentinels held the master down";
+    caught = down >= rediscluster::sentinelQuorum(w.rc.spec.sentinel.replicas);
+  }
+  ASSERT_TRUE(caught);
+  const auto before = w.admin.stateChangingCalls();
+  const auto r = w.pass();
+  EXPECT_EQ(w.admin.stateChangingCalls(), before) << w.allActions();
+  EXPECT_EQ(r.phase, HealPhase::Recovering);
+  EXPECT_EQ(w.countActions("Sentinel is expected to fail over, waiting"), 1) << w.allActions();
+  w.recreateRedisPod(masterPod);  // the kubelet's restart, as a new pod at a new IP
+  ASSERT_TRUE(w.converge()) << w.why() << w.allActions();
+  EXPECT_NE(w.health().masterIP, old);
+  EXPECT_EQ(w.countActions("promoted to master (no master)"), 0) << w.allActions();
+}
+
 // Sentinel promotes only a replica it knows, from the master's INFO: when the master dies
 // just after the sentinels forgot their replicas, no failover will come, so the operator
 // promotes at once instead of waiting out its patience.
@@ -124,10 +167,12 @@ TEST(HealMaster, DoesNothingWhileASentinelFailoverIsInProgress) {
 }
 
 // The replica Sentinel promoted dies while the failover reconfigures the others, and no
-// other sentinels are left to start another: sentinel.c waits for that replica for ever. Past a bound heal takes over: it promotes the best
-// replica left and gives the sentinels that master, which ends their failover.
-TEST(HealMaster, TakesOverAFailoverStuckWithoutItsPromotedReplica) {
-  HealWorld w;
+// other sentinels are left to start another: sentinel.c waits for that replica for ever.
+// Past a bound (4 failover-timeouts + down-after, the sentinels' own) heal takes over: it
+// promotes the best replica left and gives the sentinels that master, which ends their
+// failover. Within `waitsFor` passes a second apart it only waits.
+void takesOverAStuckFailoverAfter(Object spec, int waitsFor) {
+  HealWorld w(std::move(spec));
   ASSERT_TRUE(w.converge()) << w.why();
   const std::string old = w.health().masterIP;
   std::vector<std::int32_t> gone;  // ordinals, re-created by the StatefulSet at the end
@@ -160,15 +205,14 @@ TEST(HealMaster, TakesOverAFailoverStuckWithoutItsPromotedReplica) {
       sentinelsGone.push_back(p.ordinal);
       w.deleteSentinelPod(p.name);
     }
-  // Within the bound (4 failover-timeouts + down-after = 13 s) heal only waits.
   const auto before = w.admin.stateChangingCalls();
-  for (int i = 0; i < 8; ++i) {
+  for (int i = 0; i < waitsFor; ++i) {
     (void)w.pass();
     w.loop.runFor(seconds(1));
   }
   EXPECT_EQ(w.admin.stateChangingCalls(), before) << w.allActions();
   EXPECT_GT(w.countActions("Sentinel failover in progress (reconf_slaves)"), 0) << w.allActions();
-  for (int i = 0; i < 8 && w.countActions("promoted to master (no master)") == 0; ++i) {
+  for (int i = 0; i < 20 && w.countActions("promoted to master (no master)") == 0; ++i) {
     (void)w.pass();
     w.loop.runFor(seconds(1));
   }
@@ -177,6 +221,18 @@ TEST(HealMaster, TakesOverAFailoverStuckWithoutItsPromotedReplica) {
   ASSERT_TRUE(w.converge()) << w.why() << w.allActions();
   EXPECT_EQ(w.countActions("promoted to master (no master)"), 1) << w.allActions();
   EXPECT_GT(w.countActions("Sentinel failover stuck"), 0) << w.allActions();
+}
+
+TEST(HealMaster, TakesOverAFailoverStuckWithoutItsPromotedReplica) {
+  takesOverAStuckFailoverAfter(Object::object(), 8);  // the bound: 4 x 3 s + 1 s = 13 s
+}
+
+// A failover-timeout of spec.sentinel.customConfig lengthens the bound (4 x 8 s + 1 s =
+// 33 s): by the operator's own settings heal took a failover the sentinels could still
+// finish for stuck.
+TEST(HealMaster, AStuckFailoversBoundFollowsTheFailoverTimeoutOfCustomConfig) {
+  takesOverAStuckFailoverAfter(Object{{"sentinel", {{"customConfig", Object::array({"failover-timeout 8000"})}}}},
+                               24);
 }
 
 // A failover asked for: its leader promotes a replica whose pod then goes, mid
