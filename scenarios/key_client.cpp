@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/rediscluster/layout.h"
+#include "fakeapi/redis/redis_node.h"
 #include "scenarios/scenario_world.h"
 
 namespace kun::scenario {
@@ -48,6 +49,18 @@ std::vector<RedisEndpoint> KeyClient::sentinels() {
   return out;
 }
 
+// A Sentinel-aware client makes sure the node it was given is a master (ROLE, as the
+// Sentinel client guidelines ask) and otherwise asks the sentinels again: they keep naming
+// a master that crashed and restarted empty, as a replica of nobody, until they fail it
+// over, and its empty answers then are no loss (a read right after such a crash counted
+// every write as lost, though every node but that one still held them). The role is read
+// off the simulator at the answer, not asked with a command, which would cost every
+// command a round trip.
+bool KeyClient::answeredAsMaster(const RedisEndpoint& at) const {
+  const redissim::RedisNode* n = world_.world().redis().redis(at);
+  return n != nullptr && n->isMaster();
+}
+
 bool KeyClient::onMaster(std::vector<std::string> argv, TimePoint deadline, RedisReply& reply, std::string& master) {
   SimLoop& loop = world_.loop();
   while (loop.now() < deadline) {
@@ -72,9 +85,9 @@ bool KeyClient::onMaster(std::vector<std::string> argv, TimePoint deadline, Redi
                          }
                          a->master = m->host;
                          if (!pw.empty()) client_->command(*m, {"AUTH", pw}, [](Result<RedisReply>) {});
-                         client_->command(*m, argv, [a](Result<RedisReply> r) {
+                         client_->command(*m, argv, [this, a, at = *m](Result<RedisReply> r) {
                            a->done = true;
-                           if (r && !r->isError()) {
+                           if (r && !r->isError() && answeredAsMaster(at)) {
                              a->ok = true;
                              a->reply = *r;
                            }

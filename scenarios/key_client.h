@@ -1,6 +1,7 @@
 #pragma once
 // The scenario's application: writes and reads test keys through the master the Sentinels
-// name, as a Sentinel-aware client does (ask a sentinel, then talk to the master it gives),
+// name, as a Sentinel-aware client does (ask a sentinel, then talk to the master it gives,
+// if it is a master),
 // from its own address through the network model. It remembers every acknowledged write,
 // so a read, and the end of a run, can tell which acknowledged writes were lost.
 #include <cstdint>
@@ -64,6 +65,7 @@ class KeyClient {
   // with something other than an error reply, or the deadline.
   bool onMaster(std::vector<std::string> argv, TimePoint deadline, RedisReply& reply, std::string& master);
   bool readKeys(const std::vector<std::string>& keys, Duration timeout, std::vector<LostWrite>& lost);
+  bool answeredAsMaster(const RedisEndpoint& at) const;
   std::vector<RedisEndpoint> sentinels();
 
   ScenarioWorld& world_;

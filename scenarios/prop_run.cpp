@@ -7,6 +7,8 @@
 #include <rapidcheck.h>
 
 #include "chaos/faults/fault_schedule.h"
+#include "core/api/object.h"
+#include "core/rediscluster/sentinel_timings.h"
 #include "core/runtime/random.h"
 #include "scenarios/invariants.h"
 #include "scenarios/prop_generators.h"
@@ -22,6 +24,14 @@ Object defaultCluster() {
                 {"kind", "RedisCluster"},
                 {"metadata", {{"name", "prop"}, {"namespace", "default"}}},
                 {"spec", {{"size", 3}, {"sentinel", {{"replicas", 3}}}}}};
+}
+
+std::vector<std::string> stringsOf(const Object& lines) {
+  std::vector<std::string> out;
+  if (lines.is_array())
+    for (const auto& l : lines)
+      if (l.is_string()) out.push_back(l.get<std::string>());
+  return out;
 }
 
 // RapidCheck's own reporting is replaced by the progress lines of the property.
@@ -40,6 +50,21 @@ std::string breaksArgs(const std::vector<std::string>& breaks) {
 
 }  // namespace
 
+Duration settleBound(const Object& cluster, const chaos::FaultSchedule& schedule, const rediscluster::HealOptions& heal) {
+  const rediscluster::SentinelTimings own{heal.downAfterMs, heal.failoverTimeoutMs};
+  const Object* custom = nullptr;
+  if (const Object* spec = memberOf(cluster, "spec"))
+    if (const Object* sentinel = memberOf(*spec, "sentinel")) custom = memberOf(*sentinel, "customConfig");
+  auto longest = rediscluster::effectiveSentinelTimings(custom ? stringsOf(*custom) : std::vector<std::string>{}, own);
+  for (const auto& f : schedule.faults) {
+    if (f.kind != chaos::FaultKind::ParamChange || f.param != chaos::Param::SentinelConfig) continue;
+    const auto t = rediscluster::effectiveSentinelTimings(stringsOf(f.value), own);
+    longest.downAfterMs = std::max(longest.downAfterMs, t.downAfterMs);
+    longest.failoverTimeoutMs = std::max(longest.failoverTimeoutMs, t.failoverTimeoutMs);
+  }
+  return healBound(longest.downAfterMs, longest.failoverTimeoutMs);
+}
+
 PropResult runProperty(const PropOptions& opts) {
   PropResult result;
   std::vector<chaos::FaultKind> kinds(opts.kinds.begin(), opts.kinds.end());
@@ -51,9 +76,6 @@ PropResult runProperty(const PropOptions& opts) {
     if (opts.progress) opts.progress(line);
   };
 
-  const Duration settle = opts.settle > Duration::zero()
-                              ? opts.settle
-                              : healBound(opts.heal.downAfterMs, opts.heal.failoverTimeoutMs);
   std::optional<Scenario> lastFailing;
   bool shrinking = false;
   int shrinkTrials = 0;
@@ -78,8 +100,10 @@ PropResult runProperty(const PropOptions& opts) {
     const bool deleteAtEnd = opts.deleteCluster && *rc::gen::arbitrary<bool>();
     chaos::FaultSchedule schedule;
     schedule.faults = faults;
-    Scenario s = scenarioFromSchedule(fmt::format("prop-{}-{}", opts.seed, worldSeed), {defaultCluster()},
-                                      schedule, worldSeed, settle, deleteAtEnd);
+    const Object cluster = defaultCluster();
+    const Duration settle = opts.settle > Duration::zero() ? opts.settle : settleBound(cluster, schedule, opts.heal);
+    Scenario s = scenarioFromSchedule(fmt::format("prop-{}-{}", opts.seed, worldSeed), {cluster}, schedule,
+                                      worldSeed, settle, deleteAtEnd);
     if (shrinking && shrinkTrials >= opts.shrinkBudget) {
       // Out of budget: every candidate left counts as passing, so RapidCheck settles on
       // the smallest failure found so far without running anything more.

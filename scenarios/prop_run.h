@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "chaos/faults/fault.h"
+#include "chaos/faults/fault_schedule.h"
+#include "core/api/object.h"
 #include "core/rediscluster/heal.h"
 #include "scenarios/run_report.h"
 
@@ -49,5 +51,10 @@ struct PropResult {
 };
 
 PropResult runProperty(const PropOptions& opts);
+
+// How long a schedule's end may take to heal (the timeout of its waitFor healthy): the
+// bound eventual-health allows, by the longest timings the sentinels get during it (the
+// cluster's spec.sentinel.customConfig, and any a sentinel-config parameter change gives).
+Duration settleBound(const Object& cluster, const chaos::FaultSchedule& schedule, const rediscluster::HealOptions& heal);
 
 }  // namespace kun::scenario

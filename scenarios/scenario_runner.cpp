@@ -10,6 +10,7 @@
 #include "core/api/object.h"
 #include "core/rediscluster/conditions.h"
 #include "core/rediscluster/names.h"
+#include "core/rediscluster/sentinel_timings.h"
 #include "core/runtime/sim_loop.h"
 #include "scenarios/failover_attempts.h"
 #include "scenarios/failover_readiness.h"
@@ -227,11 +228,26 @@ class Runner {
   std::vector<chaos::FaultRecord> allFaults() const;
   void finishReport(std::chrono::steady_clock::time_point wallStart);
   std::chrono::steady_clock::time_point wallStart_;
-  std::int64_t downAfterMs() const { return o_.heal.downAfterMs; }
-  std::int64_t failoverTimeoutMs() const { return o_.heal.failoverTimeoutMs; }
+  // The sentinels' timings the bounds are drawn from: the operator's own (HealOptions)
+  // over every spec.sentinel.customConfig a cluster had in the run, the longest of each
+  // (a sentinel may still wait by one the spec has since left; a user's down-after of
+  // 150 s makes a restart-empty master heal in 181 s, past the bound of the operator's
+  // 1 s). Whether a network delay is long enough for Sentinel to hold the master down is
+  // judged by the shortest down-after instead.
+  std::int64_t downAfterMs() const { return longest_.downAfterMs; }
+  std::int64_t failoverTimeoutMs() const { return longest_.failoverTimeoutMs; }
+  void noteTimings(const api::RedisCluster& rc) {
+    const auto t = rediscluster::effectiveSentinelTimings(rc.spec.sentinel.customConfig,
+                                                          {o_.heal.downAfterMs, o_.heal.failoverTimeoutMs});
+    longest_.downAfterMs = std::max(longest_.downAfterMs, t.downAfterMs);
+    longest_.failoverTimeoutMs = std::max(longest_.failoverTimeoutMs, t.failoverTimeoutMs);
+    shortestDownAfterMs_ = std::min(shortestDownAfterMs_, t.downAfterMs);
+  }
 
   const Scenario& s_;
   const RunOptions& o_;
+  rediscluster::SentinelTimings longest_{o_.heal.downAfterMs, o_.heal.failoverTimeoutMs};
+  std::int64_t shortestDownAfterMs_ = o_.heal.downAfterMs;
   std::uint64_t seed_;
   ScenarioWorld w_;
   RunReport report_;
@@ -386,6 +402,7 @@ void Runner::sample() {
   for (const auto& c : clusters_) {
     auto rc = cluster(c);
     if (!rc) continue;
+    noteTimings(*rc);
     const auto viewPtr = w_.observe(*rc);
     const Verdicts& verdicts = judge(c, rc, viewPtr);
     const auto& masters = verdicts.masters;
@@ -612,7 +629,7 @@ std::vector<chaos::FaultRecord> Runner::allFaults() const {
 
 bool Runner::cutOffByFault(const std::vector<chaos::FaultRecord>& faults, TimePoint write, TimePoint attempt) const {
   for (const auto& f : faults) {
-    if (!f.applied || !cutsOffMaster(f.fault, downAfterMs()) || f.began > attempt || f.began > write) continue;
+    if (!f.applied || !cutsOffMaster(f.fault, shortestDownAfterMs_) || f.began > attempt || f.began > write) continue;
     if (write <= f.ended.value_or(f.began) + splitBrainBound(downAfterMs())) return true;
   }
   return false;
