@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "chaos/faults/fault_schedule.h"
+#include "scenarios/cluster_manifest.h"
 #include "scenarios/commands.h"
 #include "scenarios/operator_breaks.h"
 #include "scenarios/prop_jobs.h"
@@ -34,7 +35,7 @@ bool parseNumber(const std::string& option, const std::string& text, std::uint64
 
 int propertyRuns(int argc, char** argv) {
   po::options_description d("options");
-  std::string runs = "100", seed = "1", maxFaults = "5", minutes = "10", faults, out = ".",
+  std::string runs = "100", seed = "1", maxFaults = "5", minutes = "10", faults, cluster, out = ".",
               shrinkBudget = "300", jobs = "1";
   std::vector<std::string> breaks;
   bool quiet = false, deleteCluster = false;
@@ -44,6 +45,9 @@ int propertyRuns(int argc, char** argv) {
       "faults", po::value(&faults)->value_name("KINDS"),
       "comma-separated fault kinds to draw from, e.g. pod-kill,network-partition (default: all)")(
       "minutes", po::value(&minutes)->value_name("M"), "faults start within M virtual minutes (default 10)")(
+      "cluster", po::value(&cluster)->value_name("FILE"),
+      "the RedisCluster manifest to run the schedules against (a YAML file holding it; default: "
+      "size 3 with 3 sentinels); its spec.sentinel.customConfig timings set the bounds too")(
       "out", po::value(&out)->value_name("DIR"), "where the minimal failing scenario is written (default .)")(
       "shrink-budget", po::value(&shrinkBudget)->value_name("N"),
       "stop shrinking after N runs and keep the smallest failure so far (default 300)")(
@@ -95,6 +99,14 @@ int propertyRuns(int argc, char** argv) {
     return 2;
   }
   opts.kinds = *kinds;
+  if (!cluster.empty()) {
+    auto manifest = scenario::readClusterManifestFile(cluster);
+    if (!manifest) {
+      std::fprintf(stderr, "kun-sim prop: --cluster: %s\n", manifest.error().message.c_str());
+      return 2;
+    }
+    opts.cluster = std::move(*manifest);
+  }
   for (const auto& b : breaks)
     if (auto st = scenario::applyOperatorBreak(b, opts.heal); !st) {
       std::fprintf(stderr, "kun-sim prop: %s\n", st.error().message.c_str());
@@ -129,6 +141,7 @@ int propertyRuns(int argc, char** argv) {
     std::string alone = fmt::format("kun-sim prop --runs {} --seed {} --max-faults {} --minutes {}", jr.failed.runs,
                                     jr.failed.seed, maxFaults, minutes);
     if (!faults.empty()) alone += " --faults " + faults;
+    if (!cluster.empty()) alone += " --cluster " + cluster;
     if (deleteCluster) alone += " --delete-cluster";
     if (vm.count("shrink-budget")) alone += " --shrink-budget " + shrinkBudget;
     for (const auto& b : breaks) alone += " --break " + b;

@@ -100,7 +100,7 @@ PropResult runProperty(const PropOptions& opts) {
     const bool deleteAtEnd = opts.deleteCluster && *rc::gen::arbitrary<bool>();
     chaos::FaultSchedule schedule;
     schedule.faults = faults;
-    const Object cluster = defaultCluster();
+    const Object cluster = opts.cluster.is_null() ? defaultCluster() : opts.cluster;
     const Duration settle = opts.settle > Duration::zero() ? opts.settle : settleBound(cluster, schedule, opts.heal);
     Scenario s = scenarioFromSchedule(fmt::format("prop-{}-{}", opts.seed, worldSeed), {cluster}, schedule,
                                       worldSeed, settle, deleteAtEnd);

@@ -23,6 +23,9 @@ struct PropOptions {
   int runs = 100;
   std::uint64_t seed = 1;  // RapidCheck's seed: one seed, one sequence of trials
   int maxFaults = 5;
+  // The RedisCluster manifest the schedules run against (kun-sim prop --cluster FILE, as
+  // readClusterManifestFile gives it); null: size 3 with 3 sentinels, named "prop".
+  Object cluster;
   std::set<chaos::FaultKind> kinds;  // empty: every kind
   Duration horizon = minutes(10);    // faults start within this much of the first health
   // How long a schedule's end may take to heal; zero: the bound eventual-health allows.

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "chaos/faults/duration_text.h"
+#include "scenarios/cluster_manifest.h"
 #include "scenarios/fault_yaml.h"
 #include "scenarios/object_delete.h"
 #include "scenarios/scenario_conditions.h"
@@ -23,17 +24,6 @@ std::string conditionList() {
   std::string out;
   for (auto c : conditionNames()) out += (out.empty() ? "" : ", ") + std::string(c);
   return out;
-}
-
-Result<Object> parseManifest(const YAML::Node& n, const YamlPlace& where) {
-  if (!n.IsMap()) return yamlError(where, "a Kubernetes object (a mapping)", describeNode(n));
-  Object obj = yamlToJson(n);
-  for (const char* key : {"apiVersion", "kind"})
-    if (!obj.contains(key) || !obj[key].is_string())
-      return yamlError(where.child(key, n[key]), "a string", describeNode(n[key]));
-  if (!obj["metadata"].is_object() || !obj["metadata"].contains("name") || !obj["metadata"]["name"].is_string())
-    return yamlError(where.child("metadata.name", n["metadata"]), "the object's name", "nothing");
-  return obj;
 }
 
 // map[key], or a null node when the key is absent (yaml-cpp's own answer for an absent key

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 
+#include "scenarios/cluster_manifest.h"
 #include "scenarios/operator_breaks.h"
 #include "scenarios/prop_run.h"
 #include "scenarios/scenario_parse.h"
@@ -81,6 +82,43 @@ TEST(PropRun, ShrinkingStopsAtItsBudget) {
   EXPECT_LE(r.trials, r.passedBeforeFailure + 1 + o.shrinkBudget);
   expectTheFileReplaysTheFailure(r, o, 0);
   std::filesystem::remove_all(o.outDir);
+}
+
+// kun-sim prop --cluster: the schedules run against the user's manifest (here one with a
+// password, four redis pods and Sentinel timings of its own), and the written failure
+// carries it, so the replay is of that cluster.
+TEST(PropRun, RunsAgainstTheClusterManifestGiven) {
+  auto manifest = parseClusterManifest(R"(apiVersion: redis.kun/v1beta1
+kind: RedisCluster
+metadata: {name: sessions}
+spec:
+  size: 4
+  password: s3cret
+  sentinel: {replicas: 3, customConfig: ["down-after-milliseconds 5000", "failover-timeout 10000"]}
+)",
+                                       "sessions.yaml");
+  ASSERT_TRUE(manifest.ok()) << manifest.error().message;
+  auto o = small(5);
+  o.settle = Duration::zero();  // by the manifest's timings
+  o.cluster = *manifest;
+  o.kinds = {chaos::FaultKind::PodKill, chaos::FaultKind::ContainerKill, chaos::FaultKind::NetworkPartition};
+  const auto passing = runProperty(o);
+  EXPECT_TRUE(passing.error.empty()) << passing.error;
+  EXPECT_FALSE(passing.failed) << passing.report.failureDetail << "\nreplay: " << passing.replay;
+  EXPECT_EQ(passing.trials, 2);
+
+  auto broken = skippingReset();
+  broken.cluster = *manifest;
+  broken.shrinkBudget = 3;
+  const auto r = runProperty(broken);
+  ASSERT_TRUE(r.error.empty()) << r.error;
+  ASSERT_TRUE(r.failed);
+  auto file = readScenarioFile(r.file);
+  ASSERT_TRUE(file.ok()) << file.error().message;
+  ASSERT_EQ(file->manifests.size(), 1u);
+  EXPECT_EQ(file->manifests[0], *manifest);
+  expectTheFileReplaysTheFailure(r, broken, 0);
+  std::filesystem::remove_all(broken.outDir);
 }
 
 }  // namespace
