@@ -1,8 +1,5 @@
 #include "scenarios/cluster_manifest.h"
 
-#include <fstream>
-#include <sstream>
-
 #include <fmt/format.h>
 
 #include "core/api/redis_cluster_types.h"
@@ -27,8 +24,7 @@ Result<Object> parseClusterManifest(std::string_view text, const std::string& fi
   try {
     root = YAML::Load(std::string(text));
   } catch (const YAML::Exception& e) {
-    return makeError(Reason::Invalid,
-                     fmt::format("{}:{}: not valid YAML: {}", fileName, e.mark.line < 0 ? 0 : e.mark.line + 1, e.msg));
+    return notYaml(e, fileName);
   }
   const YamlPlace top{fileName, "", lineOf(root)};
   auto obj = parseManifest(root, top);
@@ -49,11 +45,9 @@ Result<Object> parseClusterManifest(std::string_view text, const std::string& fi
 }
 
 Result<Object> readClusterManifestFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return makeError(Reason::NotFound, path + ": cannot be read");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parseClusterManifest(text.str(), path);
+  auto text = readFileText(path);
+  if (!text) return text.error();
+  return parseClusterManifest(*text, path);
 }
 
 }  // namespace kun::scenario

@@ -1,8 +1,6 @@
 #include "scenarios/scenario_parse.h"
 
-#include <fstream>
 #include <limits>
-#include <sstream>
 
 #include <fmt/format.h>
 
@@ -205,17 +203,14 @@ Result<Scenario> parseScenario(std::string_view text, const std::string& fileNam
   try {
     return parseRoot(YAML::Load(std::string(text)), fileName);
   } catch (const YAML::Exception& e) {
-    // Not YAML at all: yaml-cpp's own message, with our file:line form.
-    return makeError(Reason::Invalid, fmt::format("{}:{}: not valid YAML: {}", fileName, e.mark.line < 0 ? 0 : e.mark.line + 1, e.msg));
+    return notYaml(e, fileName);
   }
 }
 
 Result<Scenario> readScenarioFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return makeError(Reason::NotFound, path + ": cannot be read");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parseScenario(text.str(), path);
+  auto text = readFileText(path);
+  if (!text) return text.error();
+  return parseScenario(*text, path);
 }
 
 }  // namespace kun::scenario

@@ -146,12 +146,22 @@ Status ScenarioWorld::apply(const Object& manifest) {
   auto existing = harness_.get(res::redisclusters, ns, name);
   if (!existing) {
     if (existing.error().reason != Reason::NotFound) return existing.error();
+    if (auto st = ensureNamespace(ns); !st) return st.error();
     auto made = harness_.create(res::redisclusters, m);
     if (!made) return made.error();
     noteSpec(*made);
     return {};
   }
   return patchCluster(ns, name, Object{{"spec", m.value("spec", Object::object())}});
+}
+
+Status ScenarioWorld::ensureNamespace(const std::string& ns) {
+  auto existing = harness_.get(res::namespaces, "", ns);
+  if (existing) return {};
+  if (existing.error().reason != Reason::NotFound) return existing.error();
+  auto made = harness_.create(res::namespaces, Object{{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", ns}}}});
+  if (!made) return made.error();
+  return {};
 }
 
 Status ScenarioWorld::patchCluster(const std::string& ns, const std::string& name, const Object& patch) {

@@ -59,6 +59,9 @@ class ScenarioWorld final : public chaos::OperatorControl {
 
   // Creates the manifest, or replaces the spec of the one of that name.
   Status apply(const Object& manifest);
+  // Creates namespace ns unless it exists, as a user does before applying a manifest into
+  // it (the world starts with default and kube-system).
+  Status ensureNamespace(const std::string& ns);
   // JSON merge patch of RedisCluster `name` in `ns`.
   Status patchCluster(const std::string& ns, const std::string& name, const Object& patch);
   // The RedisCluster as stored, defaulted; nullopt when it is gone or does not parse.

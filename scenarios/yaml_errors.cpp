@@ -1,5 +1,8 @@
 #include "scenarios/yaml_errors.h"
 
+#include <fstream>
+#include <sstream>
+
 #include <fmt/format.h>
 
 namespace kun::scenario {
@@ -32,6 +35,19 @@ Error yamlError(const YamlPlace& where, std::string_view expected, std::string_v
                                 expected);
   if (!got.empty()) msg += fmt::format(", got {}", got);
   return makeError(Reason::Invalid, std::move(msg), where.path);
+}
+
+Error notYaml(const YAML::Exception& e, const std::string& fileName) {
+  return makeError(Reason::Invalid,
+                   fmt::format("{}:{}: not valid YAML: {}", fileName, e.mark.line < 0 ? 0 : e.mark.line + 1, e.msg));
+}
+
+Result<std::string> readFileText(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return makeError(Reason::NotFound, path + ": cannot be read");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
 }
 
 }  // namespace kun::scenario

@@ -22,5 +22,9 @@ int lineOf(const YAML::Node& n);  // 1-based, 0 when the node has no mark
 Error yamlError(const YamlPlace& where, std::string_view expected, std::string_view got = {});
 // What a node is, for "got ...": "a string \"x\"", "a list", "a mapping", "nothing".
 std::string describeNode(const YAML::Node& n);
+// Text that is not YAML at all: yaml-cpp's own message in the "FILE:LINE: " form.
+Error notYaml(const YAML::Exception& e, const std::string& fileName);
+// A whole file's text; NotFound "PATH: cannot be read".
+Result<std::string> readFileText(const std::string& path);
 
 }  // namespace kun::scenario

@@ -25,6 +25,12 @@ Scenario parsed(const std::string& text) {
   return s.ok() ? *s : Scenario{};
 }
 
+// One RedisCluster, its metadata and spec as given (flow style), and the steps.
+Scenario withCluster(const std::string& metadata, const std::string& spec, const std::string& steps) {
+  return parsed("name: inline\nmanifests:\n  - apiVersion: redis.kun/v1beta1\n    kind: RedisCluster\n    metadata: " +
+                metadata + "\n    spec: " + spec + "\nsteps:\n" + steps);
+}
+
 #define KUN_ONE_CLUSTER \
   "manifests:\n"                                        \
   "  - apiVersion: redis.kun/v1beta1\n"                 \
@@ -274,14 +280,8 @@ TEST(HarnessRun, TheBoundsFollowTheSentinelTimingsOfCustomConfig) {
 // Sentinel-aware client takes no answer from a node that is not a master and asks again,
 // so the read waits for the failover and finds every write (it counted them all lost).
 TEST(HarnessRun, AReadRightAfterTheMasterRestartsEmptyWaitsForAMaster) {
-  const auto s = parsed(R"(name: read-after-restart
-manifests:
-  - apiVersion: redis.kun/v1beta1
-    kind: RedisCluster
-    metadata: {name: demo, namespace: default}
-    spec: {size: 3, disablePersistence: true, sentinel: {replicas: 3}}
-steps:
-  - write: {keys: 20, prefix: k}
+  const auto s = withCluster("{name: demo, namespace: default}", "{size: 3, disablePersistence: true, sentinel: {replicas: 3}}",
+                             R"(  - write: {keys: 20, prefix: k}
   - sleep: 2s
   - fault: {kind: container-kill, target: master}
   - read: {keys: 20, prefix: k}
@@ -289,6 +289,22 @@ steps:
   const auto r = runScenario(s, quick(1)).report;
   EXPECT_TRUE(r.passed()) << r.failureDetail << "\n" << invariantsText(r);
   EXPECT_EQ(r.writesAcknowledged, 20);
+  EXPECT_EQ(r.writesLost, 0);
+}
+
+// A manifest for a namespace the world does not have yet: the namespace is made first, as a
+// user makes it before applying (kun-sim prop --cluster with namespace apps failed every
+// run: namespaces "apps" not found).
+TEST(HarnessRun, AClusterInANewNamespaceGetsItsNamespace) {
+  const auto s = withCluster("{name: cache, namespace: apps}", "{size: 3, sentinel: {replicas: 3}}",
+                             R"(  - write: {keys: 10, prefix: k}
+  - fault: {kind: pod-kill, target: master}
+  - waitFor: {condition: healthy, timeout: 2m}
+  - read: {keys: 10, prefix: k}
+)");
+  const auto r = runScenario(s, quick(3)).report;
+  EXPECT_TRUE(r.passed()) << r.failureDetail << "\n" << invariantsText(r);
+  EXPECT_EQ(r.writesAcknowledged, 10);
   EXPECT_EQ(r.writesLost, 0);
 }
 
