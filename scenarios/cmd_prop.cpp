@@ -38,7 +38,7 @@ int propertyRuns(int argc, char** argv) {
   std::string runs = "100", seed = "1", maxFaults = "5", minutes = "10", faults, cluster, out = ".",
               shrinkBudget = "300", jobs = "1";
   std::vector<std::string> breaks;
-  bool quiet = false, deleteCluster = false;
+  bool quiet = false, deleteCluster = false, varyCluster = false;
   d.add_options()("runs", po::value(&runs)->value_name("N"), "schedules to try (default 100)")(
       "seed", po::value(&seed)->value_name("N"), "seed of the whole sequence of schedules (default 1)")(
       "max-faults", po::value(&maxFaults)->value_name("K"), "at most K faults per schedule (default 5)")(
@@ -48,6 +48,9 @@ int propertyRuns(int argc, char** argv) {
       "cluster", po::value(&cluster)->value_name("FILE"),
       "the RedisCluster manifest to run the schedules against (a YAML file holding it; default: "
       "size 3 with 3 sentinels); its spec.sentinel.customConfig timings set the bounds too")(
+      "vary-cluster", po::bool_switch(&varyCluster),
+      "draw the cluster too, per schedule: 3-5 redis pods, 3 or 5 sentinels, with or without "
+      "persistence and a password, Sentinel timings of its own (shrinks towards the default)")(
       "out", po::value(&out)->value_name("DIR"), "where the minimal failing scenario is written (default .)")(
       "shrink-budget", po::value(&shrinkBudget)->value_name("N"),
       "stop shrinking after N runs and keep the smallest failure so far (default 300)")(
@@ -99,6 +102,11 @@ int propertyRuns(int argc, char** argv) {
     return 2;
   }
   opts.kinds = *kinds;
+  if (!cluster.empty() && varyCluster) {
+    std::fprintf(stderr, "kun-sim prop: --cluster and --vary-cluster are alternatives; give one\n");
+    return 2;
+  }
+  opts.varyCluster = varyCluster;
   if (!cluster.empty()) {
     auto manifest = scenario::readClusterManifestFile(cluster);
     if (!manifest) {
@@ -142,6 +150,7 @@ int propertyRuns(int argc, char** argv) {
                                     jr.failed.seed, maxFaults, minutes);
     if (!faults.empty()) alone += " --faults " + faults;
     if (!cluster.empty()) alone += " --cluster " + cluster;
+    if (varyCluster) alone += " --vary-cluster";
     if (deleteCluster) alone += " --delete-cluster";
     if (vm.count("shrink-budget")) alone += " --shrink-budget " + shrinkBudget;
     for (const auto& b : breaks) alone += " --break " + b;

@@ -38,4 +38,25 @@ rc::Gen<std::vector<chaos::Fault>> genScheduleFaults(std::vector<chaos::FaultKin
                       });
 }
 
+rc::Gen<Object> genCluster() {
+  return rc::gen::resize(
+      rc::kNominalSize,
+      rc::gen::apply(
+          [](int size, bool fiveSentinels, bool noPersistence, bool password, int downAfterS, int failoverTimeoutStep) {
+            Object spec{{"size", size}, {"sentinel", {{"replicas", fiveSentinels ? 5 : 3}}}};
+            if (noPersistence) spec["disablePersistence"] = true;
+            if (password) spec["password"] = "pw-prop";
+            Object custom = Object::array();
+            if (downAfterS > 0) custom.push_back("down-after-milliseconds " + std::to_string(downAfterS * 1000));
+            if (failoverTimeoutStep > 0) custom.push_back("failover-timeout " + std::to_string(failoverTimeoutStep * 5000));
+            if (!custom.empty()) spec["sentinel"]["customConfig"] = std::move(custom);
+            return Object{{"apiVersion", "redis.kun/v1beta1"},
+                          {"kind", "RedisCluster"},
+                          {"metadata", {{"name", "prop"}, {"namespace", "default"}}},
+                          {"spec", std::move(spec)}};
+          },
+          rc::gen::inRange(3, 6), rc::gen::arbitrary<bool>(), rc::gen::arbitrary<bool>(), rc::gen::arbitrary<bool>(),
+          rc::gen::inRange(0, 10), rc::gen::inRange(0, 4)));
+}
+
 }  // namespace kun::scenario

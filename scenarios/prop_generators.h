@@ -7,6 +7,7 @@
 
 #include "chaos/faults/fault.h"
 #include "chaos/faults/fault_schedule.h"
+#include "core/api/object.h"
 
 namespace kun::scenario {
 
@@ -15,5 +16,13 @@ namespace kun::scenario {
 // every RapidCheck size; shrinks towards fewer faults, earlier starts, the first kind and
 // plain parameters.
 rc::Gen<std::vector<chaos::Fault>> genScheduleFaults(std::vector<chaos::FaultKind> kinds, chaos::ScheduleOptions so);
+
+// A RedisCluster to run a schedule against (kun-sim prop --vary-cluster), named prop in
+// namespace default: 3..5 redis pods, 3 or 5 sentinels, with or without persistence and a
+// password, Sentinel's down-after (1..9 s) and failover-timeout (5, 10 or 15 s) set by
+// spec.sentinel.customConfig or left to the operator. Every one is a spec the operator
+// accepts. Shrinks towards the default cluster (3 pods, 3 sentinels, persistence, no
+// password, the operator's timings).
+rc::Gen<Object> genCluster();
 
 }  // namespace kun::scenario

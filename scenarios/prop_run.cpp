@@ -100,7 +100,10 @@ PropResult runProperty(const PropOptions& opts) {
     const bool deleteAtEnd = opts.deleteCluster && *rc::gen::arbitrary<bool>();
     chaos::FaultSchedule schedule;
     schedule.faults = faults;
-    const Object cluster = opts.cluster.is_null() ? defaultCluster() : opts.cluster;
+    // Drawn after the rest, so the schedules of a seed stay what they were without it.
+    const Object cluster = !opts.cluster.is_null() ? opts.cluster
+                           : opts.varyCluster       ? *genCluster()
+                                                    : defaultCluster();
     const Duration settle = opts.settle > Duration::zero() ? opts.settle : settleBound(cluster, schedule, opts.heal);
     Scenario s = scenarioFromSchedule(fmt::format("prop-{}-{}", opts.seed, worldSeed), {cluster}, schedule,
                                       worldSeed, settle, deleteAtEnd);

@@ -26,6 +26,8 @@ struct PropOptions {
   // The RedisCluster manifest the schedules run against (kun-sim prop --cluster FILE, as
   // readClusterManifestFile gives it); null: size 3 with 3 sentinels, named "prop".
   Object cluster;
+  // Draw the cluster too, per schedule (genCluster), when `cluster` is null.
+  bool varyCluster = false;
   std::set<chaos::FaultKind> kinds;  // empty: every kind
   Duration horizon = minutes(10);    // faults start within this much of the first health
   // How long a schedule's end may take to heal; zero: the bound eventual-health allows.

@@ -36,6 +36,20 @@ TEST(PropRun, SeededSchedulesPassOnTheRealOperator) {
   EXPECT_EQ(r.trials, 2);
 }
 
+// --vary-cluster: schedules against drawn clusters (sizes, sentinels, persistence, password,
+// Sentinel timings) pass on the real operator.
+TEST(PropRun, DrawnClustersPassOnTheRealOperator) {
+  auto o = small(21);
+  o.runs = 4;
+  o.settle = Duration::zero();  // by each cluster's timings
+  o.varyCluster = true;
+  o.kinds = {chaos::FaultKind::PodKill, chaos::FaultKind::ContainerKill, chaos::FaultKind::ParamChange};
+  const auto r = runProperty(o);
+  EXPECT_TRUE(r.error.empty()) << r.error;
+  EXPECT_FALSE(r.failed) << r.report.failureDetail << "\nreplay: " << r.replay;
+  EXPECT_EQ(r.trials, 4);
+}
+
 // Pod kills against an operator that never resets Sentinel.
 PropOptions skippingReset() {
   auto o = small(1);

@@ -8,6 +8,8 @@
 #include <map>
 #include <set>
 
+#include "core/rediscluster/sentinel_timings.h"
+#include "scenarios/cluster_manifest.h"
 #include "scenarios/prop_generators.h"
 
 namespace kun::scenario {
@@ -62,6 +64,36 @@ TEST(PropGenerators, OnlyTheKindsAsked) {
   EXPECT_TRUE(d.kinds.count(chaos::FaultKind::ProcessHang) && d.kinds.count(chaos::FaultKind::ApiErrors));
   EXPECT_EQ(*d.counts.rbegin(), 2u);
   EXPECT_LT(d.latest, seconds(40));
+}
+
+// --vary-cluster: every drawn cluster is one the operator accepts, and all the variations
+// come up, at every RapidCheck size.
+TEST(PropGenerators, ClustersTheOperatorAcceptsInEveryVariation) {
+  rc::Random random(7);
+  std::set<int> sizes, sentinels, downAfters, failoverTimeouts;
+  int noPersistence = 0, password = 0;
+  for (int i = 0; i < 300; ++i) {
+    const Object c = genCluster()(random.split(), i % 101).value();
+    const auto accepted = parseClusterManifest(c.dump(), "drawn.yaml");  // JSON is YAML
+    ASSERT_TRUE(accepted.ok()) << accepted.error().message << "\n" << c.dump();
+    const Object& spec = c["spec"];
+    sizes.insert(spec["size"].get<int>());
+    sentinels.insert(spec["sentinel"]["replicas"].get<int>());
+    noPersistence += spec.value("disablePersistence", false) ? 1 : 0;
+    password += spec.contains("password") ? 1 : 0;
+    const auto t = rediscluster::effectiveSentinelTimings(
+        spec["sentinel"].value("customConfig", std::vector<std::string>{}), {0, 0});
+    downAfters.insert(static_cast<int>(t.downAfterMs));
+    failoverTimeouts.insert(static_cast<int>(t.failoverTimeoutMs));
+  }
+  EXPECT_EQ(sizes, (std::set<int>{3, 4, 5}));
+  EXPECT_EQ(sentinels, (std::set<int>{3, 5}));
+  EXPECT_GT(noPersistence, 50);
+  EXPECT_LT(noPersistence, 250);
+  EXPECT_GT(password, 50);
+  EXPECT_LT(password, 250);
+  EXPECT_EQ(downAfters.size(), 10u);  // none (0), 1..9 s
+  EXPECT_EQ(failoverTimeouts, (std::set<int>{0, 5000, 10000, 15000}));
 }
 
 }  // namespace
