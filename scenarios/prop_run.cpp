@@ -56,12 +56,9 @@ Duration settleBound(const Object& cluster, const chaos::FaultSchedule& schedule
   if (const Object* spec = memberOf(cluster, "spec"))
     if (const Object* sentinel = memberOf(*spec, "sentinel")) custom = memberOf(*sentinel, "customConfig");
   auto longest = rediscluster::effectiveSentinelTimings(custom ? stringsOf(*custom) : std::vector<std::string>{}, own);
-  for (const auto& f : schedule.faults) {
-    if (f.kind != chaos::FaultKind::ParamChange || f.param != chaos::Param::SentinelConfig) continue;
-    const auto t = rediscluster::effectiveSentinelTimings(stringsOf(f.value), own);
-    longest.downAfterMs = std::max(longest.downAfterMs, t.downAfterMs);
-    longest.failoverTimeoutMs = std::max(longest.failoverTimeoutMs, t.failoverTimeoutMs);
-  }
+  for (const auto& f : schedule.faults)
+    if (f.kind == chaos::FaultKind::ParamChange && f.param == chaos::Param::SentinelConfig)
+      longest = rediscluster::longer(longest, rediscluster::effectiveSentinelTimings(stringsOf(f.value), own));
   return healBound(longest.downAfterMs, longest.failoverTimeoutMs);
 }
 

@@ -230,17 +230,16 @@ class Runner {
   std::chrono::steady_clock::time_point wallStart_;
   // The sentinels' timings the bounds are drawn from: the operator's own (HealOptions)
   // over every spec.sentinel.customConfig a cluster had in the run, the longest of each
-  // (a sentinel may still wait by one the spec has since left; a user's down-after of
-  // 150 s makes a restart-empty master heal in 181 s, past the bound of the operator's
-  // 1 s). Whether a network delay is long enough for Sentinel to hold the master down is
+  // (a sentinel may still wait by one the spec has since left; with a user's down-after
+  // of 150 s a master that restarts empty heals in 181 s, past the 128 s bound the
+  // operator's 1 s gives). Whether a network delay is long enough for Sentinel to hold the master down is
   // judged by the shortest down-after instead.
   std::int64_t downAfterMs() const { return longest_.downAfterMs; }
   std::int64_t failoverTimeoutMs() const { return longest_.failoverTimeoutMs; }
   void noteTimings(const api::RedisCluster& rc) {
     const auto t = rediscluster::effectiveSentinelTimings(rc.spec.sentinel.customConfig,
                                                           {o_.heal.downAfterMs, o_.heal.failoverTimeoutMs});
-    longest_.downAfterMs = std::max(longest_.downAfterMs, t.downAfterMs);
-    longest_.failoverTimeoutMs = std::max(longest_.failoverTimeoutMs, t.failoverTimeoutMs);
+    longest_ = rediscluster::longer(longest_, t);
     shortestDownAfterMs_ = std::min(shortestDownAfterMs_, t.downAfterMs);
   }
 

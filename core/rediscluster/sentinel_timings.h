@@ -21,4 +21,10 @@ struct SentinelTimings {
 // is not a positive integer leaves base's.
 SentinelTimings effectiveSentinelTimings(const std::vector<std::string>& customConfig, SentinelTimings base);
 
+// Each of the two timings, the longer of a's and b's.
+inline SentinelTimings longer(const SentinelTimings& a, const SentinelTimings& b) {
+  return {a.downAfterMs > b.downAfterMs ? a.downAfterMs : b.downAfterMs,
+          a.failoverTimeoutMs > b.failoverTimeoutMs ? a.failoverTimeoutMs : b.failoverTimeoutMs};
+}
+
 }  // namespace kun::rediscluster
