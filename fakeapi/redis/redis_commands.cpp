@@ -233,6 +233,10 @@ RedisReply RedisNode::cmdConfig(Client&, ConnId, RequestId, const Argv& argv, bo
   }
   if (sub == "rewrite") {
     if (argv.size() != 2) return errArity("config|rewrite");
+    // Sentinel sends it with every SLAVEOF of a failover: on a read-only file the role it
+    // gave is not what a restart reads (a pod-failure's restart of a promoted, empty master
+    // booted it as master, and its replicas resynced to nothing).
+    if (!opts_.configWritable) return RedisReply::error("ERR Rewriting config file: Read-only file system");
     rewriteConfig();
     return ok();
   }

@@ -50,6 +50,10 @@ struct RedisNodeOptions {
   // container restart. Informational here; RedisSim::recreateRedis honours it.
   bool persistentVolume = false;
   RedisDisk disk;                        // what the volume already holds
+  // The config file can be written (CONFIG REWRITE). One on a read-only volume (a mounted
+  // ConfigMap) cannot: the command fails, and every start reads the file as it was, however
+  // the process is restarted.
+  bool configWritable = true;
   Duration bootDelay = milliseconds(50); // exec -> listening
   bool startNow = true;
 };

@@ -184,6 +184,7 @@ void PodBridge::start(const ContainerEvent& ev) {
       where = "container filesystem";
     }
     // CONFIG REWRITE cannot have changed a config file on a read-only volume.
+    ro.configWritable = r.configWritable;
     if (!r.configWritable) ro.disk.rewrittenConfig.reset();
     r.endpoint = {ro.ip, ro.port};
     redis_.addRedis(std::move(ro));

@@ -14,6 +14,38 @@ RedisNode& single(SimWorld& w, std::vector<std::pair<std::string, std::string>> 
   return w.sim.addRedis(std::move(o));
 }
 
+// Sentinel's failover sends SLAVEOF NO ONE with CONFIG REWRITE. Where redis.conf can be
+// written the promoted node boots as master after any restart; on a read-only file (a
+// mounted ConfigMap, as the operator's pods have) the rewrite fails and a restart, however
+// it comes, boots from the file as it is: a replica of the address it names.
+void restartAfterPromotion(bool writable, bool bootsAsMaster) {
+  SimWorld w;
+  RedisNodeOptions o;
+  o.ip = "10.0.0.1";
+  o.config = {{"replicaof", "127.0.0.1 6379"}, {"save", ""}, {"appendonly", "no"}};
+  o.configWritable = writable;
+  RedisNode& n = w.sim.addRedis(std::move(o));
+  w.runFor(milliseconds(100));
+  ASSERT_TRUE(w.must(n.endpoint(), {"REPLICAOF", "NO", "ONE"}).isOk());
+  const RedisReply rewrite = w.must(n.endpoint(), {"CONFIG", "REWRITE"});
+  if (writable) {
+    EXPECT_TRUE(rewrite.isOk());
+  } else {
+    EXPECT_EQ(rewrite.str, "ERR Rewriting config file: Read-only file system");
+  }
+  n.crash();
+  n.start();
+  w.runFor(milliseconds(200));
+  EXPECT_EQ(n.isMaster(), bootsAsMaster);
+  if (!bootsAsMaster) {
+    EXPECT_EQ(n.masterHost(), "127.0.0.1");
+  }
+}
+
+TEST(Persistence, AWritableConfigKeepsTheRoleCONFIGREWRITEGave) { restartAfterPromotion(true, true); }
+
+TEST(Persistence, AReadOnlyConfigRefusesCONFIGREWRITEAndRestartsAsItSays) { restartAfterPromotion(false, false); }
+
 TEST(Persistence, AppendonlyNodeRestartedOnItsVolumeReloadsItsData) {
   SimWorld w;
   RedisNode& n = single(w, {{"appendonly", "yes"}, {"save", ""}});

@@ -181,6 +181,48 @@ TEST(HealPassword, ASentinelThatMissedTheChangeGetsItOnceItAnswers) {
   EXPECT_EQ(w.countActions(hung.name + ": SENTINEL SET auth-pass ***"), 1) << w.allActions();
 }
 
+// The master takes the new password but its reply is lost: the pass stops before the
+// sentinels, and the next finds no node behind. The sentinels are owed the new auth-pass
+// from the first requirepass on, and get it in that next pass (they kept the old one, and
+// saw the master down, in kun-sim prop --vary-cluster --seed 53 --minutes 1).
+TEST(HealPassword, TheSentinelsGetTheNewAuthPassWhenTheMastersReplyWasLost) {
+  const std::string oldPw = "old-Secret-1", newPw = "new-Secret-2";
+  HealWorld w(Object{{"password", oldPw}});
+  ASSERT_TRUE(convergeWithPassword(w, oldPw));
+  const std::string master = w.health().masterIP;
+  w.rc.spec.password = newPw;
+  w.olderPasswords = {oldPw};
+  // The master's CONFIG SET requirepass runs, and its reply is lost.
+  struct LosesTheMastersReply final : RedisAdmin {
+    RedisAdmin& to;
+    std::string master;
+    LosesTheMastersReply(RedisAdmin& a, std::string m) : to(a), master(std::move(m)) {}
+    Result<RedisReply> command(const RedisEndpoint& ep, const std::vector<std::string>& argv,
+                               std::string_view password) override {
+      auto r = to.command(ep, argv, password);
+      if (ep.host == master && argv.size() == 4 && argv[2] == "requirepass")
+        return makeError(Reason::Timeout, "read from " + ep.toString() + ": timed out");
+      return r;
+    }
+  } losing(w.admin, master);
+  w.healAdmin = &losing;
+  auto r = w.pass();
+  EXPECT_FALSE(r.status.ok()) << w.allActions();
+  w.healAdmin = nullptr;
+  for (const auto& p : w.redisPods) ASSERT_EQ(w.node(p.name)->config().str("requirepass"), newPw) << p.name;
+  EXPECT_EQ(w.countActions("SENTINEL SET auth-pass ***"), 0) << w.allActions();
+  EXPECT_EQ(w.authPassOwed.size(), w.sentinelPods.size());
+  (void)w.pass();
+  for (const auto& s : w.sentinelPods)
+    EXPECT_EQ(w.countActions(s.name + ": SENTINEL SET auth-pass ***"), 1) << w.allActions();
+  EXPECT_TRUE(w.authPassOwed.empty());
+  w.olderPasswords.clear();
+  // The sentinels reach the master with it: no one sees it down.
+  w.loop.runFor(seconds(5));
+  EXPECT_TRUE(w.health().healthy) << w.why();
+  for (const auto& s : w.view().sentinels) EXPECT_FALSE(s.master.flags.down()) << s.pod.name;
+}
+
 // The same after an operator restart, which forgets what it owed: the sentinel sees a
 // re-created replica down although that replica answers the operator — the sign of an
 // old auth-pass — and is given the current one (found by kun-sim prop --seed 323).

@@ -177,7 +177,7 @@ struct HealWorld {
 
   rediscluster::HealReport pass() {
     auto v = view();
-    rediscluster::HealContext ctx{admin, kube, rc, v, passwords(), updateRevision, options};
+    rediscluster::HealContext ctx{healAdmin ? *healAdmin : admin, kube, rc, v, passwords(), updateRevision, options};
     ctx.configChecks = configChecks;
     ctx.now = loop.now();
     ctx.failoverSeen = &failoverSeen;
@@ -248,6 +248,7 @@ struct HealWorld {
   int created = 0;
   std::vector<rediscluster::HealReport> reports;
   std::function<void(const rediscluster::HealReport&)> onPass;
+  RedisAdmin* healAdmin = nullptr;  // what heal sends through, when not `admin` (the view is always admin's)
   bool objectsEnsured = true;  // HealContext::objectsEnsured of every pass
 };
 
