@@ -29,7 +29,8 @@ const std::vector<InvariantInfo>& invariantCatalog() {
        "and before every redis node had it (only a deletion of the redis StatefulSet or a node or zone failure can "
        "take a write every node held), or one of the pods of a deleted StatefulSet acknowledged it while shutting down "
        "(within 30 s of the deletion), or a Sentinel failover moved away from the node that acknowledged it (before the "
-       "write, or within the split-brain bound after it); lost writes are counted per cause"},
+       "write, or within the split-brain bound after it), or a Sentinel failover promoted a replica that had restarted "
+       "without its data while the failover ran; lost writes are counted per cause"},
       {inv::kFailoverReady, P::Safety,
        "Sentinel can fail over at any time: at least max(quorum, majority) sentinels monitor the master, list "
        "one of its replicas and know enough other sentinels, except from the start of a fault until the cluster "

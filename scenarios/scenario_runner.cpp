@@ -9,9 +9,12 @@
 #include "chaos/faults/schedule_runner.h"
 #include "core/api/object.h"
 #include "core/rediscluster/conditions.h"
+#include "core/rediscluster/layout.h"
 #include "core/rediscluster/names.h"
 #include "core/rediscluster/sentinel_timings.h"
 #include "core/runtime/sim_loop.h"
+#include "fakeapi/redis/redis_node.h"
+#include "fakeapi/redis/redis_sim.h"
 #include "scenarios/failover_attempts.h"
 #include "scenarios/failover_readiness.h"
 #include "scenarios/invariants.h"
@@ -118,6 +121,10 @@ struct SentinelFailover {
   TimePoint at;     // the sampler saw the majority name the new master
   std::string from, to;
   bool requested = false;  // by SENTINEL FAILOVER, not on a master Sentinel held down
+  // The node promoted had restarted after the attempt began (a container kill, a pod
+  // failure's end): Sentinel does not check that the replica it selected is still the
+  // process it selected, and without persistence it promoted an empty one.
+  bool promotedRestarted = false;
 };
 
 struct ClusterSamples {
@@ -433,7 +440,10 @@ void Runner::noteFailover(ClusterSamples& cs, const Verdicts& v) {
     if (!cs.named.empty() && epoch > cs.epoch) {
       const TimePoint since = cs.failovers.empty() ? start_ : cs.failovers.back().at;
       const auto attempt = tries_.find(cs.named, epoch, since);
-      cs.failovers.push_back({attempt ? attempt->at : now, now, cs.named, ip, attempt && attempt->requested});
+      const TimePoint began = attempt ? attempt->at : now;
+      const auto* promoted = w_.world().redis().redis({ip, rediscluster::layout::kRedisPort});
+      const bool restarted = promoted && promoted->isMaster() && promoted->startedAt() > began;
+      cs.failovers.push_back({began, now, cs.named, ip, attempt && attempt->requested, restarted});
     }
     cs.named = ip;
     cs.epoch = std::max(cs.epoch, epoch);
@@ -667,11 +677,15 @@ void Runner::classifyLosses(const std::vector<LostWrite>& lost) {
     // its own (then what the master took from the fault on is Sentinel's loss too). A
     // failover asked for (by the operator, or the shutdown script of a pod the operator
     // deleted) while the replica was behind loses what it lacked: the operator's bug.
+    // And a failover that promoted a replica restarted empty while it ran loses every write
+    // from before (kun-sim prop --vary-cluster --seed 314: the replica selected was killed
+    // and came back without data before SLAVEOF NO ONE reached it).
     if (cause == "unexplained")
       for (const auto& fo : samples_[primary_.name].failovers)
-        if (fo.from == l.write.master && fo.at + splitBrainBound(downAfterMs()) >= l.write.at &&
-            (l.write.at + kReplicationInFlight >= fo.began ||
-             (!fo.requested && cutOffByFault(faults, l.write.at, fo.began)))) {
+        if (fo.at + splitBrainBound(downAfterMs()) >= l.write.at &&
+            (fo.promotedRestarted ||
+             (fo.from == l.write.master && (l.write.at + kReplicationInFlight >= fo.began ||
+                                            (!fo.requested && cutOffByFault(faults, l.write.at, fo.began)))))) {
           cause = "sentinel-failover";
           break;
         }

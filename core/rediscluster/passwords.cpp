@@ -86,6 +86,27 @@ std::vector<std::string> candidatePasswords(const api::RedisCluster& rc, const S
   return out;
 }
 
+std::string passwordToKeep(const api::RedisCluster& rc, const ClusterView& view, const SecretPasswords& inSecret,
+                           const std::vector<std::string>& passwords) {
+  const std::string& written = inSecret.current;
+  const std::string& kept = inSecret.previous;
+  const auto answersTo = [&](const std::string& pw) {
+    return std::any_of(view.redis.begin(), view.redis.end(), [&](const RedisNodeView& n) {
+      return n.reachable && n.password >= 0 && static_cast<std::size_t>(n.password) < passwords.size() &&
+             passwords[static_cast<std::size_t>(n.password)] == pw;
+    });
+  };
+  if (written != rc.spec.password) {
+    if (!kept.empty() && kept != rc.spec.password && answersTo(kept)) return kept;
+    return written.empty() ? kept : written;
+  }
+  if (kept.empty()) return {};
+  const bool allChanged =
+      static_cast<std::int32_t>(view.redis.size()) >= rc.spec.size &&
+      std::all_of(view.redis.begin(), view.redis.end(), [](const RedisNodeView& n) { return n.reachable && n.password == 0; });
+  return allChanged ? std::string() : kept;
+}
+
 std::string redact(std::string_view text, const std::vector<std::string>& secrets) {
   std::vector<std::string_view> sorted;
   for (const auto& s : secrets)

@@ -7,6 +7,7 @@
 
 #include "core/api/redis_cluster_types.h"
 #include "core/rediscluster/live_objects.h"
+#include "core/rediscluster/observe.h"
 
 namespace kun::rediscluster {
 
@@ -40,6 +41,18 @@ std::vector<std::string> candidatePasswords(const api::RedisCluster& rc, const L
 // The same from the Secret's passwords read before.
 std::vector<std::string> candidatePasswords(const api::RedisCluster& rc, const SecretPasswords& inSecret,
                                             const std::string& remembered = {});
+
+// The password the auth Secret keeps as previous-password beside spec.password. A change
+// starts when the spec's password differs from the Secret's: the Secret's is then the one
+// the nodes have — unless a change before had not reached them yet: then the older one the
+// Secret keeps, while a node still answers to it (kept the newer one, the Secret named
+// neither password the nodes had, and no pass could reach them again: kun-sim prop
+// --vary-cluster --seed 346 --minutes 1). It is kept until every redis pod of the view
+// answers to the current password, so an operator restarted in between reads it back from
+// the Secret; a pod that cannot be reached may still have it: kept too. `view` was observed
+// with `passwords`.
+std::string passwordToKeep(const api::RedisCluster& rc, const ClusterView& view, const SecretPasswords& inSecret,
+                           const std::vector<std::string>& passwords);
 
 // text with every non-empty secret replaced by "***" (longest first, so a password that
 // contains another is hidden whole).

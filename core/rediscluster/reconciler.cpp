@@ -342,30 +342,11 @@ const ClusterMemo::StatefulSetFacts& Reconciler::statefulSetFacts(const std::str
   return *memo.statefulsets;
 }
 
-// The password the auth Secret keeps besides the current one. A change starts when the
-// spec's password differs from the Secret's: the Secret's is then the one the nodes have.
-// It is kept until every redis pod of the view answers to the current password, so an
-// operator restarted in between reads it back from the Secret (an in-memory copy would be
-// gone). A pod that cannot be reached may still have it: kept too. A second change before
-// the first is done keeps only the Secret's password (the older one is still tried while
-// this process runs).
 const SecretPasswords& Reconciler::authPasswords(const std::string& ns, const std::string& name,
                                                  ClusterMemo& memo) const {
   ObjectPtr secret = authSecret(caches_.live(), ns, name);
   if (secret != memo.authPasswords.secret) memo.authPasswords = passwordsIn(std::move(secret));
   return memo.authPasswords;
-}
-
-std::string Reconciler::passwordToKeep(const api::RedisCluster& rc, const ClusterView& view,
-                                       const SecretPasswords& secret) const {
-  const std::string& inSecret = secret.current;
-  const std::string& kept = secret.previous;
-  if (inSecret != rc.spec.password) return inSecret.empty() ? kept : inSecret;
-  if (kept.empty()) return {};
-  const bool allChanged =
-      static_cast<std::int32_t>(view.redis.size()) >= rc.spec.size &&
-      std::all_of(view.redis.begin(), view.redis.end(), [](const RedisNodeView& n) { return n.reachable && n.password == 0; });
-  return allChanged ? std::string() : kept;
 }
 
 RolloutView Reconciler::rolloutOf(const std::string& ns, const std::string& name) const {
@@ -441,7 +422,7 @@ ReconcileResult Reconciler::reconcileValid(const Object& stored, ClusterState& s
 
   GenerateOptions gen;
   gen.pdbVersion = opts_.pdbVersion;
-  gen.previousPassword = passwordToKeep(rc, view, authPasswords(ns, name, memo));
+  gen.previousPassword = passwordToKeep(rc, view, authPasswords(ns, name, memo), passwords);
   const std::int32_t keep = steps_.replicasToKeep(rc, view);
   if (keep != rc.spec.size) gen.redisReplicas = keep;
   const auto desired = desired_.get(parsed, gen);

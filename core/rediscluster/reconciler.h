@@ -128,7 +128,6 @@ class Reconciler {
   // The cached auth Secret's passwords (decoded again only when the cache holds another
   // Secret object).
   const SecretPasswords& authPasswords(const std::string& ns, const std::string& name, ClusterMemo& memo) const;
-  std::string passwordToKeep(const api::RedisCluster& rc, const ClusterView& view, const SecretPasswords& inSecret) const;
   void reportHealth(const std::string& key, std::optional<bool> healthy) {
     if (seams_.onHealth) seams_.onHealth(key, healthy);
   }

@@ -63,6 +63,7 @@ void SimProcess::start(Duration bootDelay) {
   state_ = State::Starting;
   fabric_.noteViewChange();
   ++incarnation_;
+  startedAt_ = loop().now();
   std::weak_ptr<int> alive = alive_;
   const std::uint64_t inc = incarnation_;
   loop().runAfter(bootDelay, [this, alive, inc] {

@@ -34,6 +34,8 @@ class SimProcess {
   // Running or hung: the process exists and holds its sockets.
   bool up() const { return state_ == State::Running || state_ == State::Hung; }
   std::uint64_t incarnation() const { return incarnation_; }
+  // When the current incarnation was started (exec), in loop time.
+  TimePoint startedAt() const { return startedAt_; }
   // What a readiness probe would say: running and serving (a redis-server still loading
   // its dataset is not ready).
   virtual bool ready() const { return state_ == State::Running; }
@@ -127,6 +129,7 @@ class SimProcess {
   ProcId id_;
   State state_ = State::Down;
   std::uint64_t incarnation_ = 0;
+  TimePoint startedAt_{};
   std::deque<Task> inbox_;
   bool draining_ = false;
   std::shared_ptr<int> alive_ = std::make_shared<int>(0);

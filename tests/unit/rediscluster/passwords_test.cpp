@@ -47,6 +47,37 @@ TEST(Passwords, ReadOnceFromTheSecretTheSameAsEachOnItsOwn) {
   EXPECT_EQ(none.previous, SecretPasswords{}.previous);
 }
 
+// Three nodes, each answering to passwords[index] (-1: unreachable).
+ClusterView answering(std::vector<int> indexes) {
+  ClusterView v;
+  for (int i : indexes) {
+    RedisNodeView n;
+    n.reachable = i >= 0;
+    n.password = i;
+    v.redis.push_back(n);
+  }
+  return v;
+}
+
+TEST(Passwords, TheSecretKeepsThePasswordTheNodesStillHave) {
+  const auto rc = test::cluster(Object{{"password", "pw-8"}});
+  const std::vector<std::string> tried{"pw-8", "pw-4", "pw-prop", ""};
+  // A change to pw-4 written to the Secret but made on no node, then another to pw-8: the
+  // nodes still have pw-prop, which the Secret keeps (keeping pw-4 dropped the one they have).
+  const SecretPasswords secondChange{nullptr, "pw-4", "pw-prop"};
+  EXPECT_EQ(passwordToKeep(rc, answering({2, 2, 2}), secondChange, tried), "pw-prop");
+  EXPECT_EQ(passwordToKeep(rc, answering({2, -1, 1}), secondChange, tried), "pw-prop");
+  // The first change had reached them: pw-4 is theirs.
+  EXPECT_EQ(passwordToKeep(rc, answering({1, 1, 1}), secondChange, tried), "pw-4");
+  // A first change: the Secret's password is the nodes'.
+  EXPECT_EQ(passwordToKeep(rc, answering({2, 2, 2}), SecretPasswords{nullptr, "pw-prop", ""}, tried), "pw-prop");
+  // The change written: kept until every node has the new one.
+  const SecretPasswords written{nullptr, "pw-8", "pw-prop"};
+  EXPECT_EQ(passwordToKeep(rc, answering({0, 2, 0}), written, tried), "pw-prop");
+  EXPECT_EQ(passwordToKeep(rc, answering({0, -1, 0}), written, tried), "pw-prop");
+  EXPECT_EQ(passwordToKeep(rc, answering({0, 0, 0}), written, tried), "");
+}
+
 TEST(Passwords, RedactHidesEveryOccurrenceLongestFirst) {
   EXPECT_EQ(redact("auth s3cret and s3cret2", {"s3cret", "s3cret2", ""}), "auth *** and ***");
   EXPECT_EQ(redact("nothing here", {""}), "nothing here");
