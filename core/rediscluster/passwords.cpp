@@ -96,8 +96,10 @@ std::string passwordToKeep(const api::RedisCluster& rc, const ClusterView& view,
              passwords[static_cast<std::size_t>(n.password)] == pw;
     });
   };
+  const bool anyUnreachable =
+      std::any_of(view.redis.begin(), view.redis.end(), [](const RedisNodeView& n) { return !n.reachable; });
   if (written != rc.spec.password) {
-    if (!kept.empty() && kept != rc.spec.password && answersTo(kept)) return kept;
+    if (!kept.empty() && kept != rc.spec.password && (answersTo(kept) || anyUnreachable)) return kept;
     return written.empty() ? kept : written;
   }
   if (kept.empty()) return {};

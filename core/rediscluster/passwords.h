@@ -45,7 +45,8 @@ std::vector<std::string> candidatePasswords(const api::RedisCluster& rc, const S
 // The password the auth Secret keeps as previous-password beside spec.password. A change
 // starts when the spec's password differs from the Secret's: the Secret's is then the one
 // the nodes have — unless a change before had not reached them yet: then the older one the
-// Secret keeps, while a node still answers to it (kept the newer one, the Secret named
+// Secret keeps, while a node still answers to it or one is out of reach and may (a master
+// hung through both changes held the only data: --seed 1301 below) (kept the newer one, the Secret named
 // neither password the nodes had, and no pass could reach them again: kun-sim prop
 // --vary-cluster --seed 346 --minutes 1). It is kept until every redis pod of the view
 // answers to the current password, so an operator restarted in between reads it back from
